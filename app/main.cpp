@@ -1,0 +1,143 @@
+// bkctl: the device diagnostic CLI of bk. Parses the command line, runs one subcommand, and is
+// the one place that turns errors into a line on stderr and an exit code (see exit_codes.h).
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "bk_build_config.h"
+#include "command.h"
+#include "core/error.h"
+#include "exit_codes.h"
+
+namespace {
+
+constexpr const char* kFooter =
+    "Exit codes (every subcommand):\n"
+    "  0  ok                      3  device not found or unavailable\n"
+    "  1  a check failed          4  out of memory\n"
+    "  2  usage or bad input      5  device error or timeout\n"
+    "\n"
+    "Examples:\n"
+    "  bkctl devices                                # every device, its memory and caps\n"
+    "  bkctl devices --verbose                      # plus topology, ISA features, plugins\n"
+    "  bkctl alloc --device CPU --size 2GiB         # can I really get that memory?\n"
+    "  bkctl devices --json                         # machine-readable ...\n"
+    "  bkctl schema devices                         # ... and its JSON Schema\n"
+    "\n"
+    "Run 'bkctl <command> --help' for a command's options.";
+
+// Errors are one line each, so that scripts can show them and tests can count them.
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+void print_error(const std::string& message) {
+  std::fprintf(stderr, "bkctl: %s\n", one_line(message).c_str());
+}
+
+// The deepest subcommand the command line reached, for the "--help" hint.
+std::string command_path(const CLI::App& app) {
+  std::string path = app.get_name();
+  const CLI::App* current = &app;
+  while (true) {
+    const std::vector<const CLI::App*> parsed = current->get_subcommands({});
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : parsed) {
+      if (sub->parsed()) next = sub;
+    }
+    if (next == nullptr) return path;
+    path += " " + next->get_name();
+    current = next;
+  }
+}
+
+// CLI11 reports "bkctl frob" and "bkctl --frob" as "a subcommand is required"; name the word it
+// did not know instead. The top level has flags only, so the first other word is the command.
+std::string top_level_mistake(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.starts_with('-')) {
+      if (app.get_option_no_throw(word.substr(0, word.find('='))) != nullptr) continue;
+      return "unknown option '" + word + "' (run 'bkctl --help')";
+    }
+    std::string known;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->check_name(word)) return {};
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    return "unknown command '" + word + "'; commands: " + known + " (run 'bkctl --help')";
+  }
+  return {};
+}
+
+// CLI11 checks required options before unknown ones; an unknown flag is the likelier mistake
+// ("alloc --devcie CPU" also lacks --device), so it is named first, the same way everywhere.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error) {
+  const std::vector<std::string> extras = app.remaining(true);
+  const bool about_extras = dynamic_cast<const CLI::RequiredError*>(&error) != nullptr ||
+                            dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr;
+  if (!about_extras || extras.empty()) return error.what();
+  const std::string& word = extras.front();
+  return (word.starts_with('-') ? "unknown option '" : "unexpected argument '") + word + "'";
+}
+
+int run_command(const std::vector<bkctl::Command>& commands) {
+  for (const bkctl::Command& command : commands) {
+    if (command.app->parsed()) return command.run();
+  }
+  // require_subcommand(1) makes this unreachable from the command line.
+  print_error("no subcommand given (run 'bkctl --help')");
+  return bkctl::kExitUsage;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"bkctl: list the compute devices bk finds and check what they can do.", "bkctl"};
+  app.set_version_flag("-V,--version", "bkctl " + std::string(bk::build::kVersion),
+                       "Print the version and exit");
+  app.require_subcommand(1);
+  app.footer(kFooter);
+  const std::vector<bkctl::Command> commands = {
+      bkctl::add_devices_command(app),
+      bkctl::add_alloc_command(app),
+      bkctl::add_schema_command(app),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help and --version: printed on stdout, exit 0
+  } catch (const CLI::ParseError& e) {
+    if (const std::string mistake = top_level_mistake(app, argc, argv); !mistake.empty()) {
+      print_error(mistake);
+      return bkctl::kExitUsage;
+    }
+    print_error(parse_error_message(app, e) + " (run '" + command_path(app) + " --help')");
+    return bkctl::kExitUsage;
+  }
+  return run_command(commands);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const bk::Error& e) {
+    print_error(std::string("error: ") + e.what());
+    return bk::exit_code(e.code());
+  } catch (const std::bad_alloc&) {
+    print_error("error: out of host memory");
+    return bkctl::kExitOutOfMemory;
+  } catch (const std::exception& e) {
+    print_error(std::string("unexpected error: ") + e.what());
+    return bkctl::kExitDeviceError;
+  }
+}

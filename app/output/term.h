@@ -1,0 +1,27 @@
+#pragma once
+// How bkctl may decorate what it prints: colour and bold only when the stream is a terminal and
+// NO_COLOR (https://no-color.org) is unset or empty. Pipes and files always get plain text.
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace bkctl {
+
+enum class Tone { plain, header, good, bad, dim };
+
+struct TermStyle {
+  bool color = false;
+
+  // Wraps text in the escape codes for tone, or returns it unchanged when colour is off.
+  std::string paint(std::string_view text, Tone tone) const;
+};
+
+// The style for a stdio stream (stdout or stderr), decided from isatty() and NO_COLOR.
+TermStyle term_style_for(std::FILE* stream);
+bool is_terminal(std::FILE* stream);
+
+// Columns a UTF-8 string takes on a terminal (code points; no wide-character handling).
+size_t display_width(std::string_view text);
+
+}  // namespace bkctl

@@ -1,0 +1,42 @@
+#include "core/tensor.h"
+
+#include <fmt/format.h>
+
+namespace bk {
+
+int64_t Tensor::nelements() const noexcept { return ne[0] * ne[1] * ne[2] * ne[3]; }
+
+int64_t Tensor::nrows() const noexcept { return ne[1] * ne[2] * ne[3]; }
+
+size_t Tensor::row_bytes() const noexcept { return static_cast<size_t>(ne[0]) * dtype_size(type); }
+
+size_t Tensor::nbytes() const noexcept {
+  if (nelements() == 0) return 0;
+  size_t last = dtype_size(type);
+  for (int i = 0; i < kMaxDims; ++i) last += static_cast<size_t>(ne[i] - 1) * nb[i];
+  return last;
+}
+
+bool Tensor::is_contiguous() const noexcept { return nb == packed_strides(type, ne); }
+
+int64_t Tensor::dims() const noexcept {
+  for (int i = kMaxDims - 1; i > 0; --i) {
+    if (ne[i] != 1) return i + 1;
+  }
+  return 1;
+}
+
+std::string Tensor::shape_string() const {
+  return fmt::format("[{}, {}, {}, {}]", ne[0], ne[1], ne[2], ne[3]);
+}
+
+Strides packed_strides(DType type, const Shape& ne) noexcept {
+  Strides nb{};
+  nb[0] = dtype_size(type);
+  for (int i = 1; i < kMaxDims; ++i) nb[i] = nb[i - 1] * static_cast<size_t>(ne[i - 1]);
+  return nb;
+}
+
+bool same_shape(const Tensor& a, const Tensor& b) noexcept { return a.ne == b.ne; }
+
+}  // namespace bk

@@ -1,0 +1,106 @@
+#include "devices/cpu/cpu_buffer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "devices/cpu/cpu_info.h"
+
+namespace bk {
+namespace {
+
+constexpr size_t round_up(size_t n, size_t align) noexcept { return (n + align - 1) / align * align; }
+
+void free_aligned(void* p) noexcept { std::free(p); }
+
+[[noreturn]] void throw_out_of_memory(const BufferType& type, size_t size, const MemoryInfo& mem,
+                                      const char* why) {
+  throw Error(
+      ErrorCode::out_of_memory,
+      fmt::format("{}: cannot allocate {} ({} bytes) in buffer type '{}': {}; {} of {} system memory is "
+                  "available, ask for less or free memory",
+                  type.device().name(), format_bytes(size), size, type.name(), why, format_bytes(mem.free),
+                  format_bytes(mem.total)));
+}
+
+}  // namespace
+
+CpuBuffer::CpuBuffer(BufferType& type, void* base, size_t size, Deleter deleter) noexcept
+    : Buffer(type, size), base_(base), deleter_(deleter) {}
+
+CpuBuffer::~CpuBuffer() {
+  if (deleter_ != nullptr) deleter_(base_);
+}
+
+void CpuBuffer::do_write(size_t offset, const void* src, size_t size) {
+  std::memcpy(bytes() + offset, src, size);
+}
+
+void CpuBuffer::do_read(size_t offset, void* dst, size_t size) const {
+  std::memcpy(dst, bytes() + offset, size);
+}
+
+void CpuBuffer::do_fill(size_t offset, uint8_t value, size_t size) {
+  std::memset(bytes() + offset, value, size);
+}
+
+bool CpuBuffer::do_copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t size) {
+  if (!src.type().is_host()) return false;
+  // memmove: src may be this very buffer, with overlapping tensors.
+  std::memmove(bytes() + dst_offset, static_cast<const char*>(src.base()) + src_offset, size);
+  return true;
+}
+
+size_t CpuBufferType::max_size() const {
+  return static_cast<size_t>(PTRDIFF_MAX) / kCpuAlignment * kCpuAlignment;
+}
+
+std::unique_ptr<Buffer> CpuBufferType::alloc(size_t size) {
+  if (size > max_size()) {
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format(
+            "{}: cannot allocate {} bytes in buffer type '{}': the most one buffer can hold is {} bytes",
+            device().name(), size, name(), max_size()));
+  }
+  const MemoryInfo mem = cpu_memory();
+  if (size > mem.total) throw_out_of_memory(*this, size, mem, "that is more than the machine has");
+  // At least one line, so that even an empty buffer has a real, aligned base address.
+  const size_t bytes = round_up(std::max<size_t>(size, 1), kCpuAlignment);
+  void* p = std::aligned_alloc(kCpuAlignment, bytes);
+  if (p == nullptr) throw_out_of_memory(*this, size, mem, "the system allocator refused");
+  return std::make_unique<CpuBuffer>(*this, p, size, &free_aligned);
+}
+
+std::unique_ptr<Buffer> cpu_buffer_from_host_ptr(BufferType& type, void* ptr, size_t size) {
+  const std::string dev = type.device().name();
+  if (ptr == nullptr) {
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format("{}: cannot wrap a null host pointer ({} bytes) as a buffer; pass allocated memory", dev,
+                    size));
+  }
+  const auto addr = reinterpret_cast<uintptr_t>(ptr);
+  if (addr > UINTPTR_MAX - size) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("{}: host range at {} of {} bytes runs past the end of the address space", dev,
+                            fmt::ptr(ptr), size));
+  }
+  if (const size_t misalign = addr % kCpuAlignment; misalign != 0) {
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format(
+            "{}: host pointer {} is not aligned to {} bytes (it is {} bytes past a boundary); allocate "
+            "it with std::aligned_alloc({}, n), or allocate from the '{}' buffer type and copy into it",
+            dev, fmt::ptr(ptr), kCpuAlignment, misalign, kCpuAlignment, type.name()));
+  }
+  return std::make_unique<CpuBuffer>(type, ptr, size);
+}
+
+}  // namespace bk

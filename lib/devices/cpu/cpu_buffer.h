@@ -1,0 +1,69 @@
+#pragma once
+// The CPU's buffer type ("CPU") and the host-memory Buffer it hands out.
+//
+// Allocations are 64-byte aligned (a cache line, and the widest vector load) and rounded up to a
+// whole number of lines, so every tensor placed at an aligned offset can use aligned loads. The
+// buffer type refuses a request larger than the machine's memory up front: Linux overcommits, so
+// such a request would otherwise "succeed" and end in the OOM killer at first touch.
+//
+// Ownership and threading are those of BufferType and Buffer (core/buffer.h).
+
+#include <cstddef>
+#include <memory>
+
+#include "core/buffer.h"
+
+namespace bk {
+
+inline constexpr size_t kCpuAlignment = 64;
+
+// A Buffer over host memory. With a deleter it owns the memory and frees it when destroyed;
+// without one it only wraps memory the caller keeps alive (buffer_from_host_ptr). Other host
+// buffer types (pinned memory of a GPU driver) can reuse it with their own deleter.
+class CpuBuffer : public Buffer {
+ public:
+  using Deleter = void (*)(void*) noexcept;
+  CpuBuffer(BufferType& type, void* base, size_t size, Deleter deleter = nullptr) noexcept;
+  ~CpuBuffer() override;
+
+  void* base() const override { return base_; }
+
+ protected:
+  void do_write(size_t offset, const void* src, size_t size) override;
+  void do_read(size_t offset, void* dst, size_t size) const override;
+  void do_fill(size_t offset, uint8_t value, size_t size) override;
+  // Copies from any host buffer (its base() is a real address); false for device buffers.
+  bool do_copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t size) override;
+
+ private:
+  char* bytes() const noexcept { return static_cast<char*>(base_); }
+
+  void* base_;
+  Deleter deleter_;
+};
+
+class CpuBufferType final : public BufferType {
+ public:
+  explicit CpuBufferType(Device& device) noexcept : device_(&device) {}
+
+  std::string name() const override { return "CPU"; }
+  Device& device() const override { return *device_; }
+  // Throws Error(out_of_memory) naming the size, the device and the memory available when the
+  // request exceeds the machine's memory or the allocation fails; Error(invalid_argument) past
+  // max_size(). A size of 0 gives a valid, empty buffer.
+  std::unique_ptr<Buffer> alloc(size_t size) override;
+  size_t alignment() const override { return kCpuAlignment; }
+  // The largest object the address space can hold, in whole cache lines.
+  size_t max_size() const override;
+  bool is_host() const override { return true; }
+
+ private:
+  Device* device_;
+};
+
+// Wraps caller memory [ptr, ptr + size) as a buffer of `type`, without copying or owning it.
+// Throws Error(invalid_argument) when ptr is null, when the range wraps around the address space,
+// or when ptr is not aligned to kCpuAlignment (the message says by how much and what to do).
+std::unique_ptr<Buffer> cpu_buffer_from_host_ptr(BufferType& type, void* ptr, size_t size);
+
+}  // namespace bk

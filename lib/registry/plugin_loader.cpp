@@ -1,0 +1,95 @@
+#include "registry/plugin_loader.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+
+#include "bk_build_config.h"
+#include "core/strings.h"
+#include "registry/plugin_api.h"
+
+namespace bk {
+namespace {
+
+std::string dir_of(const std::string& file) { return std::filesystem::path(file).parent_path().string(); }
+
+std::string executable_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string{} : exe.parent_path().string();
+}
+
+std::string libbk_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&default_plugin_search_path), &info) == 0 || info.dli_fname == nullptr) {
+    return {};
+  }
+  std::error_code ec;
+  const auto canonical = std::filesystem::canonical(info.dli_fname, ec);
+  return ec ? dir_of(info.dli_fname) : canonical.parent_path().string();
+}
+
+PluginAttempt failed(const std::string& name, const std::string& path, std::string reason) {
+  return {name, path, PluginAttempt::Status::failed, std::move(reason)};
+}
+
+}  // namespace
+
+std::vector<std::string> default_plugin_search_path() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("BK_BACKEND_PATH"); env != nullptr) {
+    for (auto& d : split(env, ':')) {
+      if (!d.empty()) dirs.push_back(d);
+    }
+  }
+  dirs.push_back(executable_dir());
+  dirs.push_back(libbk_dir());
+  dirs.emplace_back(build::kInstallLibDir);
+  std::vector<std::string> unique;
+  for (auto& d : dirs) {
+    if (!d.empty() && std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
+  }
+  return unique;
+}
+
+PluginAttempt load_plugin_file(const std::string& name, const std::string& path, BackendReg** reg) noexcept {
+  *reg = nullptr;
+  try {
+    dlerror();
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = dlerror();
+      return failed(name, path, fmt::format("dlopen failed: {}", why != nullptr ? why : "unknown error"));
+    }
+    // The handle is deliberately never closed: devices and their vtables live in the library
+    // until the process exits.
+    void* symbol = dlsym(handle, kBkPluginEntrySymbol);
+    if (symbol == nullptr) {
+      return failed(name, path, fmt::format("missing symbol {}: not a bk plugin, or built for another API version",
+                                            kBkPluginEntrySymbol));
+    }
+    bk_plugin_result result{};
+    const auto init = reinterpret_cast<bk_plugin_init_fn>(symbol);
+    const int rc = init(kBkPluginApiVersion, &result);
+    if (result.api_version != kBkPluginApiVersion) {
+      return failed(name, path,
+                    fmt::format("wrong API version: plugin has {}, this bk needs {}; rebuild the plugin",
+                                result.api_version, kBkPluginApiVersion));
+    }
+    if (rc != 0 || result.reg == nullptr) {
+      result.error[sizeof result.error - 1] = '\0';
+      return failed(name, path, fmt::format("init failed: {}", result.error[0] ? result.error : "no reason given"));
+    }
+    *reg = result.reg;
+    return {name, path, PluginAttempt::Status::loaded, {}};
+  } catch (const std::exception& e) {
+    return failed(name, path, e.what());
+  }
+}
+
+}  // namespace bk

@@ -1,0 +1,145 @@
+#include "registry/registry.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "bk_build_config.h"
+#include "core/error.h"
+#include "core/strings.h"
+#include "devices/cpu/cpu_reg.h"
+#include "registry/plugin_loader.h"
+
+namespace bk {
+
+const char* plugin_status_name(PluginAttempt::Status status) noexcept {
+  switch (status) {
+    case PluginAttempt::Status::loaded: return "loaded";
+    case PluginAttempt::Status::not_found: return "not_found";
+    case PluginAttempt::Status::failed: return "failed";
+  }
+  return "failed";
+}
+
+Registry::Registry(const RegistryOptions& options) {
+  add(cpu_reg());
+  if (options.load_plugins) load_default_plugins(options);
+}
+
+Registry::~Registry() = default;
+
+Registry& Registry::global() {
+  static Registry registry;
+  return registry;
+}
+
+void Registry::add(BackendReg& reg) {
+  const std::vector<Device*> devices = reg.devices();
+  for (Device* d : devices) {
+    if (find_device(d->name()) != nullptr) {
+      throw Error(ErrorCode::invalid_argument,
+                  fmt::format("backend {}: device name '{}' is already taken by another backend", reg.name(), d->name()));
+    }
+  }
+  regs_.push_back(&reg);
+  devices_.insert(devices_.end(), devices.begin(), devices.end());
+}
+
+const PluginAttempt& Registry::load_plugin(const std::string& name, const std::string& path) {
+  BackendReg* reg = nullptr;
+  PluginAttempt attempt = load_plugin_file(name, path, &reg);
+  if (reg != nullptr) {
+    if (find_reg(reg->name()) != nullptr) {
+      attempt = {name, path, PluginAttempt::Status::failed,
+                 fmt::format("a backend named '{}' is already registered; skipped this copy", reg->name())};
+    } else {
+      try {
+        add(*reg);
+      } catch (const Error& e) {
+        attempt = {name, path, PluginAttempt::Status::failed, e.what()};
+      }
+    }
+  }
+  attempts_.push_back(std::move(attempt));
+  return attempts_.back();
+}
+
+void Registry::load_default_plugins(const RegistryOptions& options) {
+  const std::vector<std::string> dirs =
+      options.search_path.empty() ? default_plugin_search_path() : options.search_path;
+  std::vector<std::string> names = options.plugin_names;
+  if (names.empty()) names.assign(build::kPluginNames.begin(), build::kPluginNames.end());
+  for (const std::string& name : names) {
+    const std::string file = fmt::format("libbk-{}.so", name);
+    auto found = std::find_if(dirs.begin(), dirs.end(), [&](const std::string& dir) {
+      std::error_code ec;
+      return std::filesystem::is_regular_file(std::filesystem::path(dir) / file, ec);
+    });
+    if (found == dirs.end()) {
+      attempts_.push_back({name, {}, PluginAttempt::Status::not_found,
+                           fmt::format("{} not found in: {}", file, fmt::join(dirs, ", "))});
+      continue;
+    }
+    load_plugin(name, (std::filesystem::path(*found) / file).string());
+  }
+}
+
+BackendReg* Registry::find_reg(std::string_view name) const noexcept {
+  for (BackendReg* reg : regs_) {
+    if (iequals(reg->name(), name)) return reg;
+  }
+  return nullptr;
+}
+
+Device* Registry::find_device(std::string_view name) const noexcept {
+  for (Device* d : devices_) {
+    if (iequals(d->name(), name)) return d;
+  }
+  return nullptr;
+}
+
+std::vector<Device*> Registry::devices_of_type(DeviceType type) const {
+  std::vector<Device*> out;
+  std::copy_if(devices_.begin(), devices_.end(), std::back_inserter(out),
+               [type](const Device* d) { return d->type() == type; });
+  return out;
+}
+
+std::string Registry::device_names() const {
+  std::vector<std::string> names;
+  for (const Device* d : devices_) names.push_back(d->name());
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+Device& Registry::device(std::string_view name) const {
+  if (Device* d = find_device(name)) return *d;
+  throw Error(ErrorCode::not_found,
+              fmt::format("no device named '{}'; devices here: {} (see 'bkctl devices')", name, device_names()));
+}
+
+Device& Registry::device(size_t index) const {
+  if (index < devices_.size()) return *devices_[index];
+  throw Error(ErrorCode::not_found, fmt::format("no device with index {}; there are {} ({})", index,
+                                                devices_.size(), device_names()));
+}
+
+std::unique_ptr<Backend> Registry::init_by_name(std::string_view name) const { return device(name).init_backend(); }
+
+std::unique_ptr<Backend> Registry::init_by_type(DeviceType type) const {
+  const auto matching = devices_of_type(type);
+  if (matching.empty()) {
+    throw Error(ErrorCode::not_found, fmt::format("no device of type {}; devices here: {}", device_type_name(type),
+                                                  device_names()));
+  }
+  return matching.front()->init_backend();
+}
+
+std::unique_ptr<Backend> Registry::init_best() const {
+  for (DeviceType type : {DeviceType::gpu, DeviceType::igpu, DeviceType::cpu}) {
+    if (!devices_of_type(type).empty()) return init_by_type(type);
+  }
+  throw Error(ErrorCode::not_found, "no device found at all; the CPU backend should always be present");
+}
+
+}  // namespace bk

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what bk needs from Debian packages (only what is missing; apt-get update once, only
+# then), configures a Release build in build/ and builds bkctl and the plugins.
+# Afterwards: build/bin/bkctl. Idempotent: a second run installs nothing and rebuilds only what
+# changed. Options: BK_BUILD_DIR (default build), BK_BUILD_TYPE (default Release),
+# BK_CMAKE_ARGS (extra configure flags), BK_JOBS (default: all cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libcli11-dev libfmt-dev nlohmann-json3-dev libhwloc-dev
+  libvulkan-dev glslc mesa-vulkan-drivers
+  libgtest-dev python3 python3-jsonschema
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+build_dir=${BK_BUILD_DIR:-build}
+jobs=${BK_JOBS:-$(nproc)}
+# shellcheck disable=SC2086
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${BK_BUILD_TYPE:-Release}" ${BK_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build_dir" -j "$jobs" --target bkctl bk_plugins
+echo "bootstrap: built $build_dir/bin/bkctl" >&2

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The project's test command: bootstrap, build and run every test, then the same tests under
+# AddressSanitizer + UndefinedBehaviorSanitizer. Exits non-zero on the first failure.
+# Options: BK_SKIP_SANITIZE=1 skips the sanitizer pass (for quick local runs only).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${BK_JOBS:-$(nproc)}
+
+# Hermetic Vulkan: the lavapipe driver only, no shader cache.
+export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+export VK_ICD_FILENAMES=$VK_DRIVER_FILES
+export MESA_SHADER_CACHE_DISABLE=true
+
+scripts/bootstrap.sh
+
+echo "== build and test (Release, build/)" >&2
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
+
+if [ "${BK_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== build and test (ASan+UBSan, build-asan/)" >&2
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBK_SANITIZE=ON >/dev/null
+  cmake --build build-asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
+fi

@@ -1,0 +1,156 @@
+// bkctl's output layer: aligned tables, colour rules, number formats, details rendering.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/strings.h"
+#include "core/units.h"
+#include "output/details.h"
+#include "output/format.h"
+#include "output/json_out.h"
+#include "output/table.h"
+#include "output/term.h"
+
+namespace bkctl {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines = bk::split(text, '\n');
+  EXPECT_TRUE(!lines.empty() && lines.back().empty()) << "every line ends in a newline";
+  lines.pop_back();
+  return lines;
+}
+
+std::string strip_escapes(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b') {
+      while (i < text.size() && text[i] != 'm') ++i;
+      continue;
+    }
+    out.push_back(text[i]);
+  }
+  return out;
+}
+
+Table sample_table() {
+  Table table({{"name"}, {"bytes", Align::right}, {"note"}});
+  table.add_row({"CPU", "123", "fine"});
+  table.add_row({"Vulkan0", "4", ""});
+  return table;
+}
+
+TEST(Table, AlignsColumnsAndUnderlinesTheHeader) {
+  const std::vector<std::string> lines = lines_of(sample_table().render(TermStyle{false}));
+  ASSERT_EQ(lines.size(), 4U);
+  EXPECT_EQ(lines[0], "name     bytes  note");
+  EXPECT_EQ(lines[1], "-------  -----  ----");
+  EXPECT_EQ(lines[2], "CPU        123  fine");
+  EXPECT_EQ(lines[3], "Vulkan0      4");  // no trailing spaces for the empty last cell
+}
+
+TEST(Table, PadsShortRowsWithEmptyCells) {
+  Table table({{"a"}, {"b"}});
+  table.add_row({"x"});
+  EXPECT_EQ(lines_of(table.render(TermStyle{false})).back(), "x");
+}
+
+TEST(Table, WidensForUtf8ByCodePointNotByte) {
+  Table table({{"n"}, {"x"}});
+  table.add_row({"\u00e9t\u00e9", "1"});  // "été": 3 columns, 5 bytes
+  const std::vector<std::string> lines = lines_of(table.render(TermStyle{false}));
+  EXPECT_EQ(lines[2], "\u00e9t\u00e9  1");
+}
+
+TEST(Table, PlainStyleHasNoEscapesAndColourKeepsAlignment) {
+  const std::string plain = sample_table().render(TermStyle{false});
+  EXPECT_EQ(plain.find('\x1b'), std::string::npos);
+  const std::string coloured = sample_table().render(TermStyle{true});
+  EXPECT_NE(coloured.find('\x1b'), std::string::npos);
+  EXPECT_EQ(strip_escapes(coloured), plain);
+}
+
+TEST(TermStyle, NoColorDisablesColourEvenForATerminal) {
+  ::setenv("NO_COLOR", "1", 1);
+  EXPECT_FALSE(term_style_for(stdout).color);
+  ::unsetenv("NO_COLOR");
+}
+
+TEST(TermStyle, PaintLeavesTextAloneWithoutColour) {
+  EXPECT_EQ(TermStyle{false}.paint("ok", Tone::good), "ok");
+  EXPECT_EQ(TermStyle{true}.paint("ok", Tone::plain), "ok");
+  EXPECT_EQ(TermStyle{true}.paint("ok", Tone::good), "\x1b[32mok\x1b[0m");
+}
+
+TEST(Format, MemoryInGibWithOneDecimal) {
+  EXPECT_EQ(format_memory(size_t{3} << 29, size_t{47} << 29), "1.5 / 23.5 GiB");
+  EXPECT_EQ(format_gib(0), "0.0");
+}
+
+TEST(Format, SizeSuggestionsParseBackAndNeverExceedTheLimit) {
+  for (size_t bytes : {size_t{100}, size_t{5} << 20, (size_t{22} << 30) + 12345, size_t{1} << 40}) {
+    const std::string text = format_size_arg(bytes);
+    const auto parsed = bk::parse_size(text);
+    ASSERT_TRUE(parsed.has_value()) << text;
+    EXPECT_LE(*parsed, bytes) << text;
+  }
+  EXPECT_EQ(format_size_arg((size_t{22} << 30) + 12345), "22GiB");
+  EXPECT_EQ(format_size_arg(size_t{5} << 20), "5MiB");
+}
+
+TEST(Format, RatesAndTimes) {
+  EXPECT_EQ(format_gbps(2'000'000'000, 0.5), "4.00");
+  EXPECT_EQ(format_gbps(1, 0.0), "-");
+  EXPECT_DOUBLE_EQ(gbps(1, 0.0), 0.0);
+  EXPECT_EQ(format_ms(0.25), "250");
+  EXPECT_EQ(format_ms(0.0015), "1.50");
+  EXPECT_EQ(format_hex64(0xabc), "0x0000000000000abc");
+}
+
+TEST(Details, RendersNestedObjectsListsAndScalars) {
+  const nlohmann::json details = {
+      {"arch", "x86_64"},
+      {"isa", {"avx", "avx2"}},
+      {"topology", {{"cores", 2}, {"smt", false}}},
+      {"caches", {{{"name", "L1d"}, {"size", 32768}}, {{"name", "L2"}, {"size", 524288}}}},
+      {"empty", nlohmann::json::array()},
+  };
+  EXPECT_EQ(render_details(details, 2),
+            "  arch: x86_64\n"
+            "  caches:\n"
+            "    - name: L1d\n"
+            "      size: 32768\n"
+            "    - name: L2\n"
+            "      size: 524288\n"
+            "  empty: (none)\n"
+            "  isa: avx, avx2\n"
+            "  topology:\n"
+            "    cores: 2\n"
+            "    smt: no\n");
+}
+
+TEST(JsonOut, SchemaComesFirstAndKeysKeepTheirOrder) {
+  ojson document = json_document("bk.test/v1");
+  document["zeta"] = 1;
+  document["alpha"] = to_ordered(nlohmann::json{{"b", 1}, {"a", nullptr}});
+  EXPECT_EQ(render_json(document),
+            "{\n  \"schema\": \"bk.test/v1\",\n  \"zeta\": 1,\n  \"alpha\": {\n    \"a\": null,\n    \"b\": "
+            "1\n  }\n}\n");
+}
+
+TEST(JsonOut, InvalidUtf8IsReplacedNotFatal) {
+  ojson document = json_document("bk.test/v1");
+  document["brand"] = std::string("bad \xff byte");
+  EXPECT_NE(render_json(document).find("bad"), std::string::npos);
+}
+
+TEST(JsonOut, EmptyStringsBecomeNull) {
+  EXPECT_TRUE(string_or_null("").is_null());
+  EXPECT_EQ(string_or_null("x"), "x");
+}
+
+}  // namespace
+}  // namespace bkctl

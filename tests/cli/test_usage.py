@@ -1,0 +1,70 @@
+"""bkctl's command line: help, version, and usage errors shared by every subcommand."""
+
+import os
+import re
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bkctl_cli import CliTestCase, VERSION, run  # noqa: E402
+
+COMMANDS = ["devices", "alloc", "schema"]
+
+
+class HelpAndVersion(CliTestCase):
+    def test_version(self):
+        for flag in ("--version", "-V"):
+            result = run(flag)
+            self.assertOk(result)
+            self.assertRegex(result.stdout, r"^bkctl \d+\.\d+\.\d+\n$")
+            if VERSION:
+                self.assertEqual(result.stdout, f"bkctl {VERSION}\n")
+
+    def test_top_level_help_lists_commands_and_exit_codes(self):
+        result = run("--help")
+        self.assertOk(result)
+        self.assertEqual(result.stderr, "")
+        for command in COMMANDS:
+            self.assertRegex(result.stdout, rf"(?m)^\s+{command}\s+\S")
+        for code, meaning in [(0, "ok"), (1, "a check failed"), (2, "usage or bad input"),
+                              (3, "device not found"), (4, "out of memory"), (5, "device error or timeout")]:
+            self.assertRegex(result.stdout, rf"\b{code}  {meaning}")
+
+    def test_every_command_has_help_with_examples(self):
+        for command in COMMANDS:
+            with self.subTest(command=command):
+                result = run(command, "--help")
+                self.assertOk(result)
+                self.assertIn(f"Usage: bkctl {command}", result.stdout)
+                examples = result.stdout.split("Examples:", 1)
+                self.assertEqual(len(examples), 2, "a footer with examples")
+                self.assertIn(f"bkctl {command}", examples[1])
+
+
+class UsageErrors(CliTestCase):
+    def test_no_command(self):
+        self.assertOneLineError(run(), 2, "bkctl --help")
+
+    def test_unknown_command(self):
+        line = self.assertOneLineError(run("frobnicate"), 2, "'frobnicate'")
+        for command in COMMANDS:
+            self.assertIn(command, line)
+
+    def test_unknown_flags(self):
+        self.assertOneLineError(run("--frobnicate"), 2, "--frobnicate")
+        self.assertOneLineError(run("--frobnicate", "devices"), 2, "--frobnicate")
+        for command in COMMANDS:
+            with self.subTest(command=command):
+                self.assertOneLineError(run(command, "--frobnicate"), 2, "--frobnicate", f"bkctl {command} --help")
+
+    def test_flag_value_missing(self):
+        self.assertOneLineError(run("alloc", "--device"), 2, "bkctl alloc --help")
+
+    def test_messages_are_single_lines_without_cli11_boilerplate(self):
+        result = run("alloc", "--count", "x")
+        self.assertEqual(result.returncode, 2)
+        self.assertNotRegex(result.stderr, re.compile("Run with --help", re.IGNORECASE))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,70 @@
+#include "fill.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "core/error.h"
+
+namespace bk::conformance {
+namespace {
+
+ref::Values uniform(size_t n, double lo, double hi, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> magnitude(lo, hi);
+  std::bernoulli_distribution negative(0.5);
+  ref::Values v(n);
+  for (double& x : v) x = negative(rng) ? -magnitude(rng) : magnitude(rng);
+  return v;
+}
+
+ref::Values integers(size_t n, double lo, double hi, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int64_t> pick(static_cast<int64_t>(lo), static_cast<int64_t>(hi) - 1);
+  ref::Values v(n);
+  for (double& x : v) x = static_cast<double>(pick(rng));
+  return v;
+}
+
+// Row i1 of an [n_kv, rows] mask may see keys up to i1 + (n_kv - rows): the rows are the last
+// `rows` query positions of an n_kv-long sequence.
+ref::Values causal(const Shape& ne) {
+  ref::Values v;
+  v.reserve(static_cast<size_t>(ne[0] * ne[1] * ne[2] * ne[3]));
+  for (int64_t i = 0; i < ne[2] * ne[3]; ++i)
+    for (int64_t i1 = 0; i1 < ne[1]; ++i1)
+      for (int64_t i0 = 0; i0 < ne[0]; ++i0)
+        v.push_back(i0 <= i1 + (ne[0] - ne[1]) ? 0.0 : -std::numeric_limits<double>::infinity());
+  return v;
+}
+
+}  // namespace
+
+ref::Values fill_leaf(const Tensor& leaf, const LeafFill& fill, std::mt19937_64& rng) {
+  const auto n = static_cast<size_t>(leaf.nelements());
+  const bool is_float = dtype_traits(leaf.type).is_float;
+  switch (fill.kind) {
+    case LeafFill::Kind::uniform:
+      if (is_float) return uniform(n, fill.lo, fill.hi, rng);
+      break;
+    case LeafFill::Kind::integers:
+      if (!is_float) return integers(n, fill.lo, fill.hi, rng);
+      break;
+    case LeafFill::Kind::causal_mask:
+      if (is_float) return causal(leaf.ne);
+      break;
+  }
+  throw Error(
+      ErrorCode::invalid_argument,
+      fmt::format("conformance: leaf '{}' ({}) has no fill that suits its dtype; give it one in the case",
+                  leaf.name, dtype_name(leaf.type)));
+}
+
+ref::LeafValues fill_leafs(const Graph& graph, const Case& c, std::mt19937_64& rng) {
+  ref::LeafValues values;
+  for (const Tensor* leaf : graph.leafs()) {
+    const auto it = c.fills.find(leaf->name);
+    values[leaf] = fill_leaf(*leaf, it != c.fills.end() ? it->second : LeafFill{}, rng);
+  }
+  return values;
+}
+
+}  // namespace bk::conformance

@@ -1,0 +1,54 @@
+#pragma once
+// The float64 reference evaluator: computes every op of core/ops.h from element values read
+// through each tensor's strides, so that it sees exactly the layouts the devices see
+// (permuted, transposed and offset views, copies into views of other tensors).
+//
+// Memory model: every tensor that owns storage (a leaf, or a node that is not a view) has one
+// array of doubles, one slot per element position of its bytes; views and cpy results address
+// their source's array with their own offset and strides. A value stored into a tensor is
+// rounded to that tensor's dtype (F16, BF16, F32), as a device's memory would round it, so that
+// comparing with a device measures its arithmetic and not the storage format. All arithmetic is
+// in double; the formulas are those written in core/ops.h.
+//
+// Used by the conformance suite and by kernel unit tests that want an independent answer.
+// Errors: Error(invalid_argument) for a leaf without values or with the wrong count, and for a
+// get_rows index outside its table.
+
+#include <unordered_map>
+#include <vector>
+
+#include "core/graph.h"
+#include "core/tensor.h"
+
+namespace bk::ref {
+
+// Values of a tensor in logical order: element (i0, i1, i2, i3) is at
+// i0 + ne0 * (i1 + ne1 * (i2 + ne2 * i3)). Integers (I32) are held as exact doubles.
+using Values = std::vector<double>;
+using LeafValues = std::unordered_map<const Tensor*, Values>;
+
+class Reference {
+ public:
+  // Evaluates every node of graph, in order, from the values of its leafs (each rounded to its
+  // leaf's dtype first). The graph must outlive the Reference.
+  Reference(const Graph& graph, const LeafValues& leafs);
+
+  // The values of any tensor of the graph (leaf, node or view) after evaluation, logical order.
+  Values values(const Tensor& tensor) const;
+
+ private:
+  struct Storage {
+    DType type;
+    std::vector<double> slots;
+  };
+  const Storage& storage_of(const Tensor& tensor) const;
+  Storage& storage_of(const Tensor& tensor);
+  void store(const Tensor& tensor, const Values& values);
+
+  std::unordered_map<const Tensor*, Storage> storage_;
+};
+
+// Rounds a double to what a tensor of this dtype would hold (the identity for I32 integers).
+double round_to(DType type, double value) noexcept;
+
+}  // namespace bk::ref

@@ -1,0 +1,91 @@
+#include "devices/cpu/cpu_backend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+#include "core/graph.h"
+#include "devices/cpu/cpu_reg.h"
+#include "devices/cpu/cpu_topology.h"
+
+namespace bk {
+namespace {
+
+Device& cpu() { return *cpu_reg().devices().at(0); }
+
+// Some other device's stream: a test double for cpu_set_threads' type check.
+class OtherBackend final : public Backend {
+ public:
+  std::string name() const override { return "Other0"; }
+  Device& device() const override { return cpu(); }
+  void compute(Graph&) override {}
+};
+
+TEST(CpuBackend, NameDeviceAndDefaultThreads) {
+  auto backend = cpu().init_backend();
+  ASSERT_NE(backend, nullptr);
+  EXPECT_EQ(backend->name(), "CPU");
+  EXPECT_EQ(&backend->device(), &cpu());
+  auto* concrete = dynamic_cast<CpuBackend*>(backend.get());
+  ASSERT_NE(concrete, nullptr);
+  EXPECT_EQ(concrete->threads(), cpu_default_threads());
+  EXPECT_GE(concrete->threads(), 1);
+}
+
+TEST(CpuBackend, SetThreadsThroughTheRegEntryPoint) {
+  auto backend = cpu().init_backend();
+  auto set_threads = reinterpret_cast<CpuSetThreadsFn>(cpu_reg().proc_address("set_threads"));
+  ASSERT_NE(set_threads, nullptr);
+  set_threads(*backend, 3);
+  EXPECT_EQ(dynamic_cast<CpuBackend&>(*backend).threads(), 3);
+  try {
+    set_threads(*backend, 0);
+    ADD_FAILURE() << "0 threads accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("got 0"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(dynamic_cast<CpuBackend&>(*backend).threads(), 3);
+  OtherBackend other;
+  EXPECT_THROW(set_threads(other, 2), Error);
+}
+
+TEST(CpuBackend, ComputesGraphsOfViews) {
+  GraphBuilder b;
+  Tensor& a = b.input(DType::F32, {4, 6, 1, 1}, "a");
+  Tensor& r = b.view_node(Op::reshape, a, {24, 1, 1, 1}, packed_strides(DType::F32, {24, 1, 1, 1}), 0);
+  Tensor& p = b.view_node(Op::permute, r, {24, 1, 1, 1}, r.nb, 0);
+  Graph g = b.build({&p});
+  ASSERT_EQ(g.nodes().size(), 2u);
+  auto buf = cpu().buffer_type().alloc(a.nbytes());
+  buf->place_tensor(a, 0);
+  for (Tensor* n : g.nodes()) Buffer::init_view(*n);
+  auto backend = cpu().init_backend();
+  EXPECT_NO_THROW(backend->compute(g));
+  backend->synchronize();
+  EXPECT_EQ(p.data, a.data);
+}
+
+TEST(CpuBackend, OpWithoutKernelIsUnsupportedNamingOpAndNode) {
+  GraphBuilder b;
+  Tensor& w = b.weight(DType::F32, {4, 3, 1, 1}, "w");
+  Tensor& x = b.input(DType::F32, {4, 6, 1, 1}, "x");
+  Tensor& m = b.node(Op::mul_mat, DType::F32, {3, 6, 1, 1}, {&w, &x});
+  m.name = "logits";
+  Graph g = b.build({&m});
+  auto backend = cpu().init_backend();
+  try {
+    backend->compute(g);
+    ADD_FAILURE() << "mul_mat computed without a kernel";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::unsupported);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("'mul_mat'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'logits'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("CPU"), std::string::npos) << msg;
+  }
+}
+
+}  // namespace
+}  // namespace bk

@@ -1,0 +1,108 @@
+#include "devices/cpu/cpu_device.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/graph.h"
+#include "devices/cpu/cpu_features.h"
+#include "devices/cpu/cpu_info.h"
+#include "devices/cpu/cpu_reg.h"
+#include "devices/cpu/cpu_topology.h"
+
+namespace bk {
+namespace {
+
+Device& cpu() { return *cpu_reg().devices().at(0); }
+
+// A device buffer type the CPU cannot address: a test double for supports_buffer_type.
+class DeviceOnlyBufferType final : public BufferType {
+ public:
+  std::string name() const override { return "Fake"; }
+  Device& device() const override { return cpu(); }
+  std::unique_ptr<Buffer> alloc(size_t) override { return nullptr; }
+  size_t alignment() const override { return 256; }
+  bool is_host() const override { return false; }
+};
+
+TEST(CpuReg, HasExactlyTheCpuDevice) {
+  BackendReg& reg = cpu_reg();
+  EXPECT_EQ(&reg, &cpu_reg());
+  EXPECT_EQ(reg.name(), "CPU");
+  ASSERT_EQ(reg.devices().size(), 1u);
+  EXPECT_EQ(&reg.devices()[0]->reg(), &reg);
+  EXPECT_TRUE(reg.status().empty());
+  EXPECT_EQ(reg.proc_address("no_such_entry"), nullptr);
+  EXPECT_NE(reg.proc_address("set_threads"), nullptr);
+}
+
+TEST(CpuDevice, Properties) {
+  Device& dev = cpu();
+  EXPECT_EQ(dev.name(), "CPU");
+  EXPECT_EQ(dev.type(), DeviceType::cpu);
+  EXPECT_EQ(dev.description(), cpu_brand());
+  EXPECT_FALSE(dev.description().empty());
+  EXPECT_FALSE(dev.is_simulated());
+  EXPECT_EQ(dev.host_buffer_type(), nullptr);
+  const MemoryInfo mem = dev.memory();
+  EXPECT_GT(mem.total, 0u);
+  EXPECT_LT(mem.free, mem.total);
+}
+
+TEST(CpuDevice, Caps) {
+  const DeviceCaps caps = cpu().caps();
+  EXPECT_FALSE(caps.async);
+  EXPECT_FALSE(caps.host_buffer);
+  EXPECT_TRUE(caps.buffer_from_host_ptr);
+  EXPECT_FALSE(caps.events);
+  EXPECT_THROW(cpu().create_event(), Error);
+}
+
+TEST(CpuDevice, SupportsHostBufferTypesOnly) {
+  EXPECT_TRUE(cpu().supports_buffer_type(cpu().buffer_type()));
+  DeviceOnlyBufferType device_only;
+  EXPECT_FALSE(cpu().supports_buffer_type(device_only));
+}
+
+TEST(CpuDevice, SupportsLeafsAndViewsButNoKernelsYet) {
+  GraphBuilder b;
+  Tensor& a = b.input(DType::F32, {4, 6, 1, 1}, "a");
+  Tensor& w = b.weight(DType::F32, {4, 3, 1, 1}, "w");
+  Tensor& r = b.view_node(Op::reshape, a, {24, 1, 1, 1}, packed_strides(DType::F32, {24, 1, 1, 1}), 0);
+  Tensor& t = b.view_node(Op::transpose, a, {6, 4, 1, 1}, {a.nb[1], a.nb[0], a.nb[2], a.nb[3]}, 0);
+  Tensor& m = b.node(Op::mul_mat, DType::F32, {3, 6, 1, 1}, {&w, &a});
+  EXPECT_TRUE(cpu().supports_op(a));
+  EXPECT_TRUE(cpu().supports_op(w));
+  EXPECT_TRUE(cpu().supports_op(r));
+  EXPECT_TRUE(cpu().supports_op(t));
+  EXPECT_FALSE(cpu().supports_op(m));
+  EXPECT_FALSE(cpu().offload_op(m));
+}
+
+TEST(CpuDevice, DescribeWritesBrandTopologyAndFeatures) {
+  nlohmann::json out = nlohmann::json::object();
+  cpu().describe(out);
+  EXPECT_EQ(out.at("brand"), cpu_brand());
+  EXPECT_EQ(out.at("arch"), cpu_features().arch);
+  EXPECT_EQ(out.at("isa_features"), nlohmann::json(cpu_features().names));
+  EXPECT_EQ(out.at("default_threads"), cpu_default_threads());
+  const CpuTopology& topo = cpu_topology();
+  const nlohmann::json& t = out.at("topology");
+  EXPECT_EQ(t.at("loaded"), topo.loaded);
+  EXPECT_EQ(t.at("packages"), topo.packages);
+  EXPECT_EQ(t.at("cores"), topo.cores);
+  EXPECT_EQ(t.at("pus"), topo.pus);
+  EXPECT_EQ(t.at("numa_nodes"), topo.numa_nodes);
+  ASSERT_EQ(t.at("caches").size(), topo.caches.size());
+  for (size_t i = 0; i < topo.caches.size(); ++i) {
+    EXPECT_EQ(t["caches"][i].at("name"), topo.caches[i].name);
+    EXPECT_EQ(t["caches"][i].at("size"), topo.caches[i].size);
+    EXPECT_EQ(t["caches"][i].at("count"), topo.caches[i].count);
+    EXPECT_EQ(t["caches"][i].at("level"), topo.caches[i].level);
+  }
+  EXPECT_EQ(t.contains("reason"), !topo.loaded);
+}
+
+}  // namespace
+}  // namespace bk

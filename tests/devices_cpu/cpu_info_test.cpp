@@ -1,0 +1,80 @@
+#include "devices/cpu/cpu_info.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "proc_text.h"
+
+namespace bk {
+namespace {
+
+TEST(CpuInfo, BrandIsTheFirstModelNameInProcCpuinfo) {
+  const auto cpuinfo = test::read_proc("/proc/cpuinfo");
+  if (!cpuinfo) GTEST_SKIP() << "no /proc/cpuinfo on this system";
+  const auto names = test::proc_values(*cpuinfo, "model name");
+  if (names.empty() || names.front().empty()) {
+    // ARM Linux has no "model name": the brand then comes from hwloc or is "CPU".
+    EXPECT_FALSE(cpu_brand().empty());
+    return;
+  }
+  EXPECT_EQ(cpu_brand(), names.front());
+}
+
+TEST(CpuInfo, MemoryTotalMatchesMemTotal) {
+  const auto meminfo = test::read_proc("/proc/meminfo");
+  if (!meminfo) GTEST_SKIP() << "no /proc/meminfo on this system";
+  const auto totals = test::proc_values(*meminfo, "MemTotal");
+  ASSERT_FALSE(totals.empty());
+  const double expected = std::strtod(totals.front().c_str(), nullptr) * 1024.0;  // "24683584 kB"
+  ASSERT_GT(expected, 0.0);
+  const MemoryInfo mem = cpu_memory();
+  EXPECT_NEAR(static_cast<double>(mem.total), expected, expected * 0.01);
+}
+
+TEST(CpuInfo, AvailableMemoryIsPositiveAndBelowTotal) {
+  const MemoryInfo mem = cpu_memory();
+  EXPECT_GT(mem.total, 0u);
+  EXPECT_GT(mem.free, 0u);
+  EXPECT_LT(mem.free, mem.total);
+}
+
+TEST(CpuInfoParse, ModelNameIsTheFirstOne) {
+  const std::string text =
+      "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t:   Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz  "
+      "\n\n"
+      "processor\t: 1\nmodel name\t: Another CPU\n";
+  EXPECT_EQ(parse_cpuinfo_model_name(text), "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz");
+}
+
+TEST(CpuInfoParse, MissingOrEmptyModelNameIsNullopt) {
+  EXPECT_FALSE(parse_cpuinfo_model_name("processor\t: 0\nCPU part\t: 0xd0c\n"));
+  EXPECT_FALSE(parse_cpuinfo_model_name("model name\t:\n"));
+  EXPECT_FALSE(parse_cpuinfo_model_name(""));
+}
+
+TEST(CpuInfoParse, MeminfoInBytes) {
+  const auto mem =
+      parse_meminfo("MemTotal:       24683584 kB\nMemFree:        24490924 kB\nMemAvailable:   1000 kB\n");
+  ASSERT_TRUE(mem);
+  EXPECT_EQ(mem->total, 24683584ull * 1024);
+  EXPECT_EQ(mem->free, 1000ull * 1024);
+}
+
+TEST(CpuInfoParse, MeminfoWithoutAvailableOrWithBadUnitsIsNullopt) {
+  EXPECT_FALSE(parse_meminfo("MemTotal: 1000 kB\nMemFree: 10 kB\n"));  // kernels before 3.14
+  EXPECT_FALSE(parse_meminfo("MemTotal: 1000 MB\nMemAvailable: 10 kB\n"));
+  EXPECT_FALSE(parse_meminfo("MemTotal: lots kB\nMemAvailable: 10 kB\n"));
+  EXPECT_FALSE(parse_meminfo("MemTotal: 0 kB\nMemAvailable: 0 kB\n"));
+  EXPECT_FALSE(parse_meminfo("MemTotal: 99999999999999999999 kB\nMemAvailable: 1 kB\n"));
+}
+
+TEST(CpuInfoParse, AvailableNeverExceedsTotal) {
+  const auto mem = parse_meminfo("MemTotal: 1000 kB\nMemAvailable: 2000 kB\n");
+  ASSERT_TRUE(mem);
+  EXPECT_LE(mem->free, mem->total);
+}
+
+}  // namespace
+}  // namespace bk
