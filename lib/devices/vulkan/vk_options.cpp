@@ -1,0 +1,40 @@
+#include "devices/vulkan/vk_options.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "core/error.h"
+#include "core/units.h"
+
+namespace bk {
+namespace {
+
+constexpr size_t kMinChunk = 4096;
+
+}  // namespace
+
+VulkanOptions vulkan_options_from_env() {
+  VulkanOptions options;
+  if (const char* chunk = std::getenv("BK_VULKAN_MAX_CHUNK"); chunk != nullptr && *chunk != '\0') {
+    const auto size = parse_size(chunk);
+    if (!size || *size < kMinChunk) {
+      throw Error(ErrorCode::invalid_argument,
+                  fmt::format("BK_VULKAN_MAX_CHUNK='{}' is not a size of at least {} bytes (e.g. 16MiB)",
+                              chunk, kMinChunk));
+    }
+    options.max_chunk = *size;
+  }
+  if (const char* staging = std::getenv("BK_VULKAN_FORCE_STAGING"); staging != nullptr && *staging != '\0') {
+    const std::string value = staging;
+    if (value != "0" && value != "1") {
+      throw Error(ErrorCode::invalid_argument,
+                  fmt::format("BK_VULKAN_FORCE_STAGING='{}' must be 0 or 1", value));
+    }
+    options.force_staging = value == "1";
+  }
+  return options;
+}
+
+}  // namespace bk

@@ -1,0 +1,22 @@
+# cmake -DPLUGIN=<libbk-cuda.so> -P check_deps.cmake: fails when the plugin depends on the CUDA
+# runtime, cuBLAS or the driver at load time. The runtime must be linked statically and cuBLAS,
+# NVML and libcuda opened at run time, so that the plugin loads on machines without them.
+if(NOT EXISTS "${PLUGIN}")
+  message(FATAL_ERROR "no plugin at '${PLUGIN}'")
+endif()
+find_program(LDD ldd REQUIRED)
+execute_process(COMMAND ${LDD} ${PLUGIN} OUTPUT_VARIABLE deps ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "ldd ${PLUGIN} failed (${rc}): ${err}")
+endif()
+foreach(lib libcudart libcublas libcuda.so libnvidia-ml)
+  string(FIND "${deps}" "${lib}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "${PLUGIN} depends on ${lib} at load time:\n${deps}")
+  endif()
+endforeach()
+string(FIND "${deps}" "not found" missing)
+if(NOT missing EQUAL -1)
+  message(FATAL_ERROR "${PLUGIN} has unresolved dependencies:\n${deps}")
+endif()
+message(STATUS "${PLUGIN} depends on:\n${deps}")

@@ -1,0 +1,143 @@
+// Vulkan0's properties as the registry lists them.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+
+#include "core/graph.h"
+#include "vulkan_test_util.h"
+
+namespace bk::test {
+namespace {
+
+bool pinned_to_lavapipe() {
+  const char* files = std::getenv("VK_DRIVER_FILES");
+  return files != nullptr && std::string(files).find("lvp_icd") != std::string::npos;
+}
+
+TEST(VulkanDevice, PluginLoadsThroughTheRegistry) {
+  const PluginAttempt* attempt = vulkan_attempt();
+  ASSERT_NE(attempt, nullptr);
+  EXPECT_EQ(attempt->status, PluginAttempt::Status::loaded) << attempt->reason;
+  ASSERT_NE(vulkan_registry().find_reg("vulkan"), nullptr);
+  EXPECT_NE(vulkan_registry().find_device("CPU"), nullptr);
+}
+
+TEST(VulkanDevice, StatusIsEmptyWhenDevicesExist) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  EXPECT_EQ(dev->reg().status(), "");
+  EXPECT_EQ(dev->reg().name(), "Vulkan");
+}
+
+TEST(VulkanDevice, NamesFollowEnumerationOrder) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  const std::vector<Device*> devices = dev->reg().devices();
+  for (size_t i = 0; i < devices.size(); ++i) EXPECT_EQ(devices[i]->name(), "Vulkan" + std::to_string(i));
+  EXPECT_EQ(vulkan_registry().find_device("vulkan0"), dev);
+}
+
+TEST(VulkanDevice, PropertiesAreSane) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  EXPECT_FALSE(dev->description().empty());
+  if (pinned_to_lavapipe()) {
+    EXPECT_NE(dev->description().find("llvmpipe"), std::string::npos) << dev->description();
+    EXPECT_EQ(dev->type(), DeviceType::cpu);
+  }
+  const MemoryInfo mem = dev->memory();
+  EXPECT_GT(mem.total, 0u);
+  EXPECT_LE(mem.free, mem.total);
+  EXPECT_FALSE(dev->stable_id().empty());
+  const DeviceCaps caps = dev->caps();
+  EXPECT_TRUE(caps.async);
+  EXPECT_TRUE(caps.events);
+  EXPECT_FALSE(caps.buffer_from_host_ptr);
+}
+
+TEST(VulkanDevice, DescribeReportsDriverLimitsAndHeaps) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  nlohmann::json d = nlohmann::json::object();
+  dev->describe(d);
+  EXPECT_TRUE(std::regex_match(d.at("api_version").get<std::string>(), std::regex(R"(\d+\.\d+\.\d+)")));
+  EXPECT_TRUE(d.at("device_uuid").is_string() || d.at("pci_bus_id").is_string());
+  if (d.at("pci_bus_id").is_string()) {
+    EXPECT_TRUE(std::regex_match(d["pci_bus_id"].get<std::string>(),
+                                 std::regex(R"([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f])")));
+    EXPECT_EQ(dev->stable_id(), d["pci_bus_id"].get<std::string>());
+  } else {
+    EXPECT_EQ(dev->stable_id(), d["device_uuid"].get<std::string>());
+  }
+  const auto& limits = d.at("limits");
+  EXPECT_GT(limits.at("max_memory_allocation_size").get<uint64_t>(), 0u);
+  EXPECT_GT(limits.at("max_storage_buffer_range").get<uint64_t>(), 0u);
+  EXPECT_EQ(limits.at("max_compute_work_group_count").size(), 3u);
+  EXPECT_EQ(limits.at("max_compute_work_group_size").size(), 3u);
+  EXPECT_GT(limits.at("max_compute_work_group_invocations").get<uint64_t>(), 0u);
+  EXPECT_GT(limits.at("max_compute_shared_memory_size").get<uint64_t>(), 0u);
+  EXPECT_GT(d.at("subgroup_size").get<uint32_t>(), 0u);
+  ASSERT_FALSE(d.at("memory_heaps").empty());
+  uint64_t local = 0;
+  for (const auto& heap : d["memory_heaps"]) {
+    EXPECT_GT(heap.at("size").get<uint64_t>(), 0u);
+    if (heap.at("device_local").get<bool>()) local += heap["size"].get<uint64_t>();
+  }
+  EXPECT_EQ(local, dev->memory().total);
+  EXPECT_FALSE(d.at("memory_types").empty());
+  if (pinned_to_lavapipe()) {
+    EXPECT_EQ(d.at("vulkan_device_type"), "cpu");
+    EXPECT_EQ(d.at("driver_name"), "llvmpipe");
+    EXPECT_EQ(limits["max_storage_buffer_range"].get<uint64_t>(), uint64_t{128} << 20);
+  }
+}
+
+TEST(VulkanDevice, FreeMemoryFollowsOwnAllocations) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  nlohmann::json d = nlohmann::json::object();
+  dev->describe(d);
+  if (d.at("memory_budget_source") == "VK_EXT_memory_budget") {
+    GTEST_SKIP() << "the driver reports budgets itself; other processes move them";
+  }
+  const size_t size = size_t{64} << 20;
+  const size_t before = dev->memory().free;
+  auto buffer = dev->buffer_type().alloc(size);
+  EXPECT_LE(dev->memory().free + size, before);
+  buffer.reset();
+  EXPECT_EQ(dev->memory().free, before);
+}
+
+TEST(VulkanDevice, BufferTypes) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  BufferType& device_type = dev->buffer_type();
+  EXPECT_EQ(device_type.name(), dev->name());
+  EXPECT_FALSE(device_type.is_host());
+  EXPECT_EQ(&device_type.device(), dev);
+  EXPECT_GE(device_type.alignment(), 64u);
+  EXPECT_TRUE(dev->supports_buffer_type(device_type));
+  BufferType* host = dev->host_buffer_type();
+  ASSERT_NE(host, nullptr);
+  EXPECT_TRUE(dev->caps().host_buffer);
+  EXPECT_EQ(host->name(), dev->name() + "_Host");
+  EXPECT_TRUE(host->is_host());
+  EXPECT_TRUE(dev->supports_buffer_type(*host));
+  Device* cpu = vulkan_registry().find_device("CPU");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_FALSE(dev->supports_buffer_type(cpu->buffer_type()));
+}
+
+TEST(VulkanDevice, SupportsOnlyLeafsAndViewsWithoutKernels) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  GraphBuilder b;
+  Tensor& x = b.input(DType::F32, {8, 4, 1, 1}, "x");
+  Tensor& y = b.input(DType::F32, {8, 4, 1, 1}, "y");
+  Tensor& v = b.view_node(Op::reshape, x, {32, 1, 1, 1}, packed_strides(DType::F32, {32, 1, 1, 1}), 0);
+  Tensor& sum = b.node(Op::add, DType::F32, {8, 4, 1, 1}, {&x, &y});
+  EXPECT_TRUE(dev->supports_op(x));
+  EXPECT_TRUE(dev->supports_op(v));
+  EXPECT_FALSE(dev->supports_op(sum));
+  EXPECT_FALSE(dev->offload_op(sum));
+}
+
+}  // namespace
+}  // namespace bk::test
