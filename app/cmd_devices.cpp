@@ -56,9 +56,7 @@ std::string devices_table(const bk::Registry& registry, const TermStyle& style) 
   for (size_t i = 0; i < devices.size(); ++i) {
     const bk::Device& device = *devices[i];
     const bk::MemoryInfo memory = device.memory();
-    std::string description = device.description();
-    if (device.is_simulated()) description += " (simulated)";
-    table.add_row({std::to_string(i), device.name(), bk::device_type_name(device.type()), description,
+    table.add_row({std::to_string(i), device.name(), bk::device_type_name(device.type()), device.description(),
                    format_memory(memory.free, memory.total), caps_text(device.caps())});
   }
   return table.render(style);

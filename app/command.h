@@ -21,5 +21,7 @@ struct Command {
 Command add_devices_command(CLI::App& parent);
 Command add_alloc_command(CLI::App& parent);
 Command add_schema_command(CLI::App& parent);
+Command add_sched_command(CLI::App& parent);
+Command add_ops_command(CLI::App& parent);
 
 }  // namespace bkctl

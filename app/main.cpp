@@ -28,6 +28,8 @@ constexpr const char* kFooter =
     "  bkctl alloc --device CPU --size 2GiB         # can I really get that memory?\n"
     "  bkctl devices --json                         # machine-readable ...\n"
     "  bkctl schema devices                         # ... and its JSON Schema\n"
+    "  bkctl sched --graph transformer --json       # where each node runs, and why\n"
+    "  bkctl ops --device CPU                       # which op x dtype each device computes\n"
     "\n"
     "Run 'bkctl <command> --help' for a command's options.";
 
@@ -109,6 +111,8 @@ int run(int argc, char** argv) {
       bkctl::add_devices_command(app),
       bkctl::add_alloc_command(app),
       bkctl::add_schema_command(app),
+      bkctl::add_sched_command(app),
+      bkctl::add_ops_command(app),
   };
   try {
     app.parse(argc, argv);

@@ -15,9 +15,12 @@ namespace bk {
 
 const char* plugin_status_name(PluginAttempt::Status status) noexcept {
   switch (status) {
-    case PluginAttempt::Status::loaded: return "loaded";
-    case PluginAttempt::Status::not_found: return "not_found";
-    case PluginAttempt::Status::failed: return "failed";
+    case PluginAttempt::Status::loaded:
+      return "loaded";
+    case PluginAttempt::Status::not_found:
+      return "not_found";
+    case PluginAttempt::Status::failed:
+      return "failed";
   }
   return "failed";
 }
@@ -39,7 +42,8 @@ void Registry::add(BackendReg& reg) {
   for (Device* d : devices) {
     if (find_device(d->name()) != nullptr) {
       throw Error(ErrorCode::invalid_argument,
-                  fmt::format("backend {}: device name '{}' is already taken by another backend", reg.name(), d->name()));
+                  fmt::format("backend {}: device name '{}' is already taken by another backend", reg.name(),
+                              d->name()));
     }
   }
   regs_.push_back(&reg);
@@ -77,7 +81,9 @@ void Registry::load_default_plugins(const RegistryOptions& options) {
       return std::filesystem::is_regular_file(std::filesystem::path(dir) / file, ec);
     });
     if (found == dirs.end()) {
-      attempts_.push_back({name, {}, PluginAttempt::Status::not_found,
+      attempts_.push_back({name,
+                           {},
+                           PluginAttempt::Status::not_found,
                            fmt::format("{} not found in: {}", file, fmt::join(dirs, ", "))});
       continue;
     }
@@ -112,10 +118,28 @@ std::string Registry::device_names() const {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+namespace {
+
+// "; CUDA has no devices here: CUDA driver not found (...)" when `name` starts with the name of a
+// registered kind that found no device, so the error says why, not only what exists.
+std::string absent_kind_hint(const std::vector<BackendReg*>& regs, std::string_view name) {
+  for (BackendReg* reg : regs) {
+    const std::string kind = reg->name();
+    if (name.size() < kind.size() || !iequals(name.substr(0, kind.size()), kind)) continue;
+    if (!reg->devices().empty()) continue;
+    const std::string status = reg->status();
+    return fmt::format("; {} has no devices here{}", kind, status.empty() ? "" : ": " + status);
+  }
+  return {};
+}
+
+}  // namespace
+
 Device& Registry::device(std::string_view name) const {
   if (Device* d = find_device(name)) return *d;
   throw Error(ErrorCode::not_found,
-              fmt::format("no device named '{}'; devices here: {} (see 'bkctl devices')", name, device_names()));
+              fmt::format("no device named '{}'; devices here: {}{} (see 'bkctl devices')", name,
+                          device_names(), absent_kind_hint(regs_, name)));
 }
 
 Device& Registry::device(size_t index) const {
@@ -124,13 +148,15 @@ Device& Registry::device(size_t index) const {
                                                 devices_.size(), device_names()));
 }
 
-std::unique_ptr<Backend> Registry::init_by_name(std::string_view name) const { return device(name).init_backend(); }
+std::unique_ptr<Backend> Registry::init_by_name(std::string_view name) const {
+  return device(name).init_backend();
+}
 
 std::unique_ptr<Backend> Registry::init_by_type(DeviceType type) const {
   const auto matching = devices_of_type(type);
   if (matching.empty()) {
-    throw Error(ErrorCode::not_found, fmt::format("no device of type {}; devices here: {}", device_type_name(type),
-                                                  device_names()));
+    throw Error(ErrorCode::not_found, fmt::format("no device of type {}; devices here: {}",
+                                                  device_type_name(type), device_names()));
   }
   return matching.front()->init_backend();
 }

@@ -8,7 +8,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bkctl_cli import CliTestCase, VERSION, run  # noqa: E402
 
-COMMANDS = ["devices", "alloc", "schema"]
+COMMANDS = ["devices", "alloc", "schema", "sched"]
 
 
 class HelpAndVersion(CliTestCase):

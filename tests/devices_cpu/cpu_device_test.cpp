@@ -65,7 +65,7 @@ TEST(CpuDevice, SupportsHostBufferTypesOnly) {
   EXPECT_FALSE(cpu().supports_buffer_type(device_only));
 }
 
-TEST(CpuDevice, SupportsLeafsAndViewsButNoKernelsYet) {
+TEST(CpuDevice, SupportsLeafsViewsAndKernelsButNotBrokenNodes) {
   GraphBuilder b;
   Tensor& a = b.input(DType::F32, {4, 6, 1, 1}, "a");
   Tensor& w = b.weight(DType::F32, {4, 3, 1, 1}, "w");
@@ -76,8 +76,14 @@ TEST(CpuDevice, SupportsLeafsAndViewsButNoKernelsYet) {
   EXPECT_TRUE(cpu().supports_op(w));
   EXPECT_TRUE(cpu().supports_op(r));
   EXPECT_TRUE(cpu().supports_op(t));
-  EXPECT_FALSE(cpu().supports_op(m));
+  EXPECT_TRUE(cpu().supports_op(m)) << cpu().unsupported_reason(m);
   EXPECT_FALSE(cpu().offload_op(m));
+  // K of w (4) and of x (5) differ: a node the builder would refuse.
+  Tensor& x5 = b.input(DType::F32, {5, 6, 1, 1}, "x5");
+  Tensor& bad = b.node(Op::mul_mat, DType::F32, {3, 6, 1, 1}, {&w, &x5});
+  EXPECT_FALSE(cpu().supports_op(bad));
+  EXPECT_NE(cpu().unsupported_reason(bad).find("shapes do not match"), std::string::npos)
+      << cpu().unsupported_reason(bad);
 }
 
 TEST(CpuDevice, DescribeWritesBrandTopologyAndFeatures) {

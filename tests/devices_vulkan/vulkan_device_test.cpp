@@ -126,16 +126,24 @@ TEST(VulkanDevice, BufferTypes) {
   EXPECT_FALSE(dev->supports_buffer_type(cpu->buffer_type()));
 }
 
-TEST(VulkanDevice, SupportsOnlyLeafsAndViewsWithoutKernels) {
+TEST(VulkanDevice, SupportsKernelOpsAndExplainsRefusals) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   GraphBuilder b;
   Tensor& x = b.input(DType::F32, {8, 4, 1, 1}, "x");
   Tensor& y = b.input(DType::F32, {8, 4, 1, 1}, "y");
+  Tensor& ix = b.input(DType::I32, {8, 4, 1, 1}, "ix");
   Tensor& v = b.view_node(Op::reshape, x, {32, 1, 1, 1}, packed_strides(DType::F32, {32, 1, 1, 1}), 0);
   Tensor& sum = b.node(Op::add, DType::F32, {8, 4, 1, 1}, {&x, &y});
+  // Built by hand: the builders would refuse I32 arithmetic, and so does the device.
+  Tensor& isum = b.node(Op::add, DType::I32, {8, 4, 1, 1}, {&ix, &ix});
   EXPECT_TRUE(dev->supports_op(x));
   EXPECT_TRUE(dev->supports_op(v));
-  EXPECT_FALSE(dev->supports_op(sum));
+  EXPECT_TRUE(dev->supports_op(sum));
+  EXPECT_TRUE(dev->unsupported_reason(sum).empty());
+  EXPECT_FALSE(dev->supports_op(isum));
+  EXPECT_NE(dev->unsupported_reason(isum).find("no add kernel for dtypes (i32, i32) -> i32"),
+            std::string::npos)
+      << dev->unsupported_reason(isum);
   EXPECT_FALSE(dev->offload_op(sum));
 }
 

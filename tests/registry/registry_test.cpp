@@ -13,8 +13,8 @@ const std::string kDir = BK_TEST_PLUGIN_DIR;
 Registry only_cpu() { return Registry(RegistryOptions{.load_plugins = false}); }
 
 Registry with_plugins(std::vector<std::string> names) {
-  return Registry(RegistryOptions{.load_plugins = true, .search_path = {"/nonexistent-dir", kDir},
-                                  .plugin_names = std::move(names)});
+  return Registry(RegistryOptions{
+      .load_plugins = true, .search_path = {"/nonexistent-dir", kDir}, .plugin_names = std::move(names)});
 }
 
 const PluginAttempt* attempt_for(const Registry& r, const std::string& name) {
@@ -55,6 +55,35 @@ TEST(Registry, UnknownDeviceListsTheOnesThatExist) {
   }
   EXPECT_THROW(r.device(99), Error);
   EXPECT_THROW(r.init_by_type(DeviceType::gpu), Error);
+}
+
+// A kind that is registered but found no device, as the CUDA plugin is without a driver.
+class EmptyReg final : public BackendReg {
+ public:
+  std::string name() const override { return "Fake"; }
+  std::vector<Device*> devices() override { return {}; }
+  std::string status() const override { return "fake driver not installed"; }
+};
+
+TEST(Registry, UnknownDeviceOfAnEmptyKindSaysWhyItHasNone) {
+  Registry r = only_cpu();
+  EmptyReg empty;
+  r.add(empty);
+  try {
+    r.device("fake0");
+    FAIL() << "expected not_found";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::not_found);
+    EXPECT_NE(std::string(e.what()).find("Fake has no devices here: fake driver not installed"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    r.device("Vulkan0");
+    FAIL() << "expected not_found";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("has no devices"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Registry, InitBestFallsBackToTheCpu) {
@@ -99,7 +128,8 @@ TEST_P(BrokenPlugin, IsRecordedWithItsReasonAndHidesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(
     Registry, BrokenPlugin,
-    ::testing::Values(BrokenCase{"nosymbol", PluginAttempt::Status::failed, "missing symbol bk_plugin_init_v1"},
+    ::testing::Values(BrokenCase{"nosymbol", PluginAttempt::Status::failed,
+                                 "missing symbol bk_plugin_init_v1"},
                       BrokenCase{"oldapi", PluginAttempt::Status::failed, "wrong API version"},
                       BrokenCase{"initfail", PluginAttempt::Status::failed, "driver exploded during init"},
                       BrokenCase{"undefined", PluginAttempt::Status::failed, "bk_symbol_that_does_not_exist"},

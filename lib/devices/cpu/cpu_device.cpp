@@ -7,6 +7,7 @@
 #include "devices/cpu/cpu_features.h"
 #include "devices/cpu/cpu_info.h"
 #include "devices/cpu/cpu_topology.h"
+#include "devices/cpu/kernels/op_kernels.h"
 
 namespace bk {
 namespace {
@@ -46,7 +47,11 @@ void CpuDevice::describe(nlohmann::json& out) const {
   out["default_threads"] = cpu_default_threads();
 }
 
-bool CpuDevice::supports_op(const Tensor& node) const { return node.op == Op::none || op_is_view(node.op); }
+bool CpuDevice::supports_op(const Tensor& node) const { return cpu_op_unsupported_reason(node).empty(); }
+
+std::string CpuDevice::unsupported_reason(const Tensor& node) const {
+  return cpu_op_unsupported_reason(node);
+}
 
 std::unique_ptr<Buffer> CpuDevice::buffer_from_host_ptr(void* ptr, size_t size) {
   return cpu_buffer_from_host_ptr(buffer_type_, ptr, size);

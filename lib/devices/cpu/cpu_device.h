@@ -25,8 +25,11 @@ class CpuDevice final : public Device {
   // count}], and loaded/reason}, isa_features and default_threads.
   void describe(nlohmann::json& out) const override;
 
-  // Leafs and views (they compute nothing); the compute kernels extend this.
+  // Truthful per node: every op of core/op.h in every dtype its builder allows, any strides
+  // (kernels/op_support.cpp lists the rules); false for a node made by hand that breaks them.
   bool supports_op(const Tensor& node) const override;
+  // Names the op, the node, the dtypes and the broken rule; empty when supported.
+  std::string unsupported_reason(const Tensor& node) const override;
   // Any host buffer type: the CPU reads host memory directly.
   bool supports_buffer_type(const BufferType& type) const override { return type.is_host(); }
 

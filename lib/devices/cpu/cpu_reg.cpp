@@ -16,6 +16,7 @@ class CpuReg final : public BackendReg {
     // Function-to-object pointer casts are conditionally supported; every POSIX and Windows
     // compiler supports them (dlsym relies on it).
     if (name == "set_threads") return reinterpret_cast<void*>(&cpu_set_threads);
+    if (name == "set_abort_callback") return reinterpret_cast<void*>(&cpu_set_abort_callback);
     return nullptr;
   }
 

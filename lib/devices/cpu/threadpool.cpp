@@ -23,9 +23,10 @@ ThreadPool::ThreadPool(int threads) {
     }
     wake_.notify_all();
     for (std::thread& t : workers_) t.join();
-    throw Error(ErrorCode::device_error,
-                fmt::format("CPU thread pool: could not start worker thread {} of {}: {}; ask for fewer threads",
-                            workers_.size() + 1, threads, e.what()));
+    throw Error(
+        ErrorCode::device_error,
+        fmt::format("CPU thread pool: could not start worker thread {} of {}: {}; ask for fewer threads",
+                    workers_.size() + 1, threads, e.what()));
   }
 }
 

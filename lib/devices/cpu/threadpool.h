@@ -81,7 +81,7 @@ class ThreadPool {
   std::condition_variable done_;  // the last worker left the job
   uint64_t generation_ = 0;       // bumped for every job; workers run each generation once
   bool shutdown_ = false;
-  int busy_workers_ = 0;          // workers that have not yet left the current job
+  int busy_workers_ = 0;  // workers that have not yet left the current job
   Job job_;
   std::exception_ptr error_;
 

@@ -58,7 +58,24 @@
   X(vkCreateSemaphore)             \
   X(vkDestroySemaphore)            \
   X(vkWaitSemaphores)              \
-  X(vkGetSemaphoreCounterValue)
+  X(vkGetSemaphoreCounterValue)    \
+  X(vkCreateShaderModule)          \
+  X(vkDestroyShaderModule)         \
+  X(vkCreateComputePipelines)      \
+  X(vkDestroyPipeline)             \
+  X(vkCreatePipelineLayout)        \
+  X(vkDestroyPipelineLayout)       \
+  X(vkCreateDescriptorSetLayout)   \
+  X(vkDestroyDescriptorSetLayout)  \
+  X(vkCreateDescriptorPool)        \
+  X(vkDestroyDescriptorPool)       \
+  X(vkAllocateDescriptorSets)      \
+  X(vkResetDescriptorPool)         \
+  X(vkUpdateDescriptorSets)        \
+  X(vkCmdBindPipeline)             \
+  X(vkCmdBindDescriptorSets)       \
+  X(vkCmdPushConstants)            \
+  X(vkCmdDispatch)
 
 namespace bk {
 

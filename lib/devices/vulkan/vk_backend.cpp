@@ -10,7 +10,9 @@
 #include "devices/vulkan/vk_buffer.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_device.h"
+#include "devices/vulkan/vk_dispatch.h"
 #include "devices/vulkan/vk_event.h"
+#include "devices/vulkan/vk_ops.h"
 #include "devices/vulkan/vk_transfer.h"
 
 namespace bk {
@@ -37,7 +39,7 @@ size_t checked_offset(const VulkanBuffer& buffer, const Tensor& tensor, size_t o
 }  // namespace
 
 VulkanBackend::VulkanBackend(VulkanDevice& device)
-    : device_(device), ctx_(device.context()), arena_(ctx_), stream_(ctx_) {}
+    : device_(device), ctx_(device.context()), arena_(ctx_), descriptors_(ctx_), stream_(ctx_) {}
 
 VulkanBackend::~VulkanBackend() = default;
 
@@ -129,19 +131,25 @@ void VulkanBackend::synchronize() {
     stream_.finish();
   } catch (...) {
     arena_.reset();
+    descriptors_.reset();
     throw;
   }
   for (const PendingRead& r : reads) std::memcpy(r.dst, r.staging, r.size);
   arena_.reset();
+  descriptors_.reset();
 }
 
 void VulkanBackend::compute(Graph& graph) {
   for (const Tensor* node : graph.nodes()) {
-    if (node->op == Op::none || op_is_view(node->op)) continue;
-    throw Error(ErrorCode::unsupported,
-                fmt::format("{} cannot compute op '{}' (node '{}'): no kernel for it in this build", name(),
-                            op_name(node->op), label(*node)));
+    const std::string why = device_.unsupported_reason(*node);
+    if (!why.empty()) {
+      throw Error(ErrorCode::unsupported,
+                  fmt::format("{} cannot compute node '{}': {}", name(), label(*node), why));
+    }
   }
+  VulkanRecorder recorder(ctx_, stream_, descriptors_);
+  for (const Tensor* node : graph.nodes()) vulkan_record_node(recorder, *node);
+  stream_.submit();
 }
 
 void VulkanBackend::wait(Event& event) {

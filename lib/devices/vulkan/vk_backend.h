@@ -8,8 +8,10 @@
 // recorded on the stream. Commands are submitted by synchronize(), by Event::record and by
 // compute().
 //
-// compute() knows no kernels yet: leafs and view ops (which compute nothing) pass, anything
-// else is Error(unsupported) naming the op and the node.
+// compute() records one or more dispatches per node (vk_ops.h), each followed by a barrier,
+// and submits them without waiting; synchronize() waits. A node the device does not support
+// is Error(unsupported) with the device's reason, before anything of the graph is recorded.
+// Descriptor sets of recorded dispatches are recycled at synchronize().
 //
 // Threading: one thread at a time, like every Backend.
 
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "devices/vulkan/vk_descriptors.h"
 #include "devices/vulkan/vk_staging.h"
 #include "devices/vulkan/vk_stream.h"
 
@@ -61,7 +64,8 @@ class VulkanBackend : public Backend {
 
   VulkanDevice& device_;
   VulkanContext& ctx_;
-  VulkanStagingArena arena_;  // declared before the stream: the stream waits before it goes
+  VulkanStagingArena arena_;           // declared before the stream: the stream waits before it goes
+  VulkanDescriptorArena descriptors_;  // before the stream too: its sets are in flight until it waits
   VulkanStream stream_;
   std::vector<PendingRead> reads_;
 };

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "devices/vulkan/vk_error.h"
+#include "devices/vulkan/vk_pipelines.h"
 #include "devices/vulkan/vk_transfer.h"
 
 namespace bk {
@@ -54,6 +55,7 @@ VulkanContext::VulkanContext(std::string name, const VulkanInstanceFns& instance
 VulkanContext::~VulkanContext() {
   transfer_.reset();
   fn_.vkDeviceWaitIdle(device_);
+  pipelines_.reset();
   fn_.vkDestroyDevice(device_, nullptr);
 }
 
@@ -68,6 +70,10 @@ void VulkanContext::create_device() {
   VkPhysicalDeviceTimelineSemaphoreFeatures timeline{};
   timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
   timeline.timelineSemaphore = VK_TRUE;
+  VkPhysicalDevice16BitStorageFeatures storage16{};
+  storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
+  storage16.storageBuffer16BitAccess = info_.storage_buffer_16bit ? VK_TRUE : VK_FALSE;
+  timeline.pNext = &storage16;
 
   std::vector<const char*> extensions;
   for (const std::string& ext : info_.enabled_extensions) extensions.push_back(ext.c_str());
@@ -129,6 +135,17 @@ size_t VulkanContext::chunk_limit_for(const VulkanDeviceInfo& info, const Vulkan
 void VulkanContext::submit(const VkSubmitInfo& info) {
   std::lock_guard lock(queue_mutex_);
   vk_check(fn_.vkQueueSubmit(queue_, 1, &info, VK_NULL_HANDLE), "vkQueueSubmit", name_);
+}
+
+VulkanPipelines& VulkanContext::pipelines() {
+  std::lock_guard lock(pipelines_mutex_);
+  if (!pipelines_) pipelines_ = std::make_unique<VulkanPipelines>(*this);
+  return *pipelines_;
+}
+
+size_t VulkanContext::pipelines_created() const {
+  std::lock_guard lock(pipelines_mutex_);
+  return pipelines_ ? pipelines_->created() : 0;
 }
 
 uint32_t VulkanContext::memory_type(VulkanMemoryKind kind) const noexcept {

@@ -4,8 +4,8 @@
 //
 // It owns the VkDevice, its device-level function table, the compute queue (shared by every
 // stream of the device, so submissions are serialised here), the memory-type choices and the
-// chunk limit, and the device's synchronous transfer engine. Things that compute will need
-// (pipeline cache, descriptor pools) belong here too, each created on first use.
+// chunk limit, and the device's synchronous transfer engine. The kernel pipelines live here too,
+// created on first use.
 //
 // Lifetime: owned by its VulkanDevice; every Buffer, Backend and Event of the device must be
 // destroyed before it. Threading: submit(), transfer() and the getters may be called from any
@@ -23,6 +23,7 @@
 
 namespace bk {
 
+class VulkanPipelines;
 class VulkanTransfer;
 
 class VulkanContext {
@@ -58,6 +59,12 @@ class VulkanContext {
   // Synchronous transfers between host memory and allocations.
   VulkanTransfer& transfer() noexcept { return *transfer_; }
 
+  // The compute pipelines, their layouts created on first call and each kernel's pipeline on
+  // its first dispatch (so creating a context for a transfer compiles nothing).
+  VulkanPipelines& pipelines();
+  // How many kernel pipelines exist so far (for tests and describe()).
+  size_t pipelines_created() const;
+
  private:
   void create_device();
   void load_device_functions();
@@ -77,6 +84,8 @@ class VulkanContext {
   uint32_t host_memory_type_ = 0;
   size_t chunk_limit_ = 0;
   std::unique_ptr<VulkanTransfer> transfer_;
+  mutable std::mutex pipelines_mutex_;
+  std::unique_ptr<VulkanPipelines> pipelines_;
 };
 
 }  // namespace bk

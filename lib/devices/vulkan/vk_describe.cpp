@@ -104,6 +104,8 @@ void VulkanDevice::describe(nlohmann::json& out) const {
   out["limits"] = std::move(limits);
   out["buffer_chunk_size"] = VulkanContext::chunk_limit_for(info_, options_);
   out["device_buffer_transfers"] = device_buffers_mapped() ? "mapped" : "staging";
+  out["storage_buffer_16bit"] = info_.storage_buffer_16bit;
+  out["pipelines_created"] = pipelines_created();
 }
 
 }  // namespace bk

@@ -6,6 +6,7 @@
 #include "devices/vulkan/vk_backend.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_event.h"
+#include "devices/vulkan/vk_ops.h"
 
 namespace bk {
 
@@ -71,8 +72,15 @@ std::string VulkanDevice::stable_id() const {
   return {};
 }
 
-bool VulkanDevice::supports_op(const Tensor& node) const {
-  return node.op == Op::none || op_is_view(node.op);
+bool VulkanDevice::supports_op(const Tensor& node) const { return unsupported_reason(node).empty(); }
+
+std::string VulkanDevice::unsupported_reason(const Tensor& node) const {
+  return vulkan_unsupported_reason(info_, name_, node);
+}
+
+size_t VulkanDevice::pipelines_created() const {
+  std::lock_guard lock(context_mutex_);
+  return context_ ? context_->pipelines_created() : 0;
 }
 
 bool VulkanDevice::supports_buffer_type(const BufferType& type) const {

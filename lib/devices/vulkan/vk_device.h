@@ -44,7 +44,9 @@ class VulkanDevice : public Device {
   BackendReg& reg() const override { return reg_; }
   void describe(nlohmann::json& out) const override;
 
+  // Every op of core/ops.h within the limits vk_ops.h states; leafs and views always.
   bool supports_op(const Tensor& node) const override;
+  std::string unsupported_reason(const Tensor& node) const override;
   bool supports_buffer_type(const BufferType& type) const override;
 
   BufferType& buffer_type() override { return device_buffers_; }
@@ -60,6 +62,8 @@ class VulkanDevice : public Device {
   // True when device buffers are read and written through a host mapping, false when through
   // staging copies (known exactly once the context exists, predicted from the properties before).
   bool device_buffers_mapped() const;
+  // Kernel pipelines created so far: 0 until something was computed (listing creates none).
+  size_t pipelines_created() const;
 
  private:
   BackendReg& reg_;

@@ -34,6 +34,14 @@ VulkanOptions vulkan_options_from_env() {
     }
     options.force_staging = value == "1";
   }
+  if (const char* mm = std::getenv("BK_VULKAN_MUL_MAT"); mm != nullptr && *mm != '\0') {
+    const std::string value = mm;
+    if (value != "tiled" && value != "lanes") {
+      throw Error(ErrorCode::invalid_argument,
+                  fmt::format("BK_VULKAN_MUL_MAT='{}' must be 'tiled' or 'lanes'", value));
+    }
+    options.mul_mat = value == "tiled" ? VulkanMulMatKernel::tiled : VulkanMulMatKernel::lanes;
+  }
   return options;
 }
 

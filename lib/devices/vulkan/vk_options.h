@@ -6,14 +6,20 @@
 //                                  maxMemoryAllocationSize, to exercise chunked buffers
 //   BK_VULKAN_FORCE_STAGING=1      treat device memory as not host-visible, so every transfer
 //                                  goes through staging buffers and vkCmdCopyBuffer
+//   BK_VULKAN_MUL_MAT=tiled|lanes  force one mul_mat kernel (default: lanes on CPU devices such
+//                                  as lavapipe, tiled through shared memory on GPUs), so both
+//                                  are testable on one machine
 
 #include <cstddef>
 
 namespace bk {
 
+enum class VulkanMulMatKernel { automatic, tiled, lanes };
+
 struct VulkanOptions {
   size_t max_chunk = 0;  // 0: the driver's limit
   bool force_staging = false;
+  VulkanMulMatKernel mul_mat = VulkanMulMatKernel::automatic;
 };
 
 // Throws Error(invalid_argument) naming the variable when a value does not parse.

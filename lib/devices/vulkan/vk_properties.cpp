@@ -49,6 +49,17 @@ bool timeline_supported(const VulkanInstanceFns& fn, VkPhysicalDevice physical) 
   return timeline.timelineSemaphore == VK_TRUE;
 }
 
+// Kernels read and write F16 / BF16 tensors as 16-bit storage-buffer elements.
+bool storage16_supported(const VulkanInstanceFns& fn, VkPhysicalDevice physical) {
+  VkPhysicalDevice16BitStorageFeatures storage16{};
+  storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &storage16;
+  fn.vkGetPhysicalDeviceFeatures2(physical, &features);
+  return storage16.storageBuffer16BitAccess == VK_TRUE;
+}
+
 // One vkGetPhysicalDeviceProperties2 call with every structure the device can answer chained.
 void query_properties(const VulkanInstanceFns& fn, const std::vector<std::string>& exts,
                       VulkanDeviceInfo& out) {
@@ -123,6 +134,7 @@ bool vulkan_query_device(const VulkanInstanceFns& fn, VkPhysicalDevice physical,
   }
   out.needs_timeline_khr = out.api_version < VK_API_VERSION_1_2;
   if (out.needs_timeline_khr) out.enabled_extensions.emplace_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+  out.storage_buffer_16bit = storage16_supported(fn, physical);
   out.has_memory_budget = has(exts, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (out.has_memory_budget) out.enabled_extensions.emplace_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   return true;

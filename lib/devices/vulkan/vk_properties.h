@@ -30,6 +30,7 @@ struct VulkanDeviceInfo {
   uint32_t compute_queue_family = 0;
 
   bool has_memory_budget = false;               // VK_EXT_memory_budget
+  bool storage_buffer_16bit = false;            // storageBuffer16BitAccess: kernels need it
   bool needs_timeline_khr = false;              // timeline semaphores come from the KHR extension (1.1)
   std::vector<std::string> enabled_extensions;  // device extensions to enable at creation
 };

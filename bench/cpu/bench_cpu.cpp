@@ -1,0 +1,73 @@
+// bench_cpu [threads] [reps]: our CPU kernels next to OpenBLAS and STREAM-style loops, in one
+// run, as medians over reps repetitions; prints a Markdown table with the ratios.
+//
+// Compiled with the build's baseline flags; the STREAM loops are plain C++ (auto-vectorised at
+// -O3 for the baseline ISA), which is what memory bandwidth needs.
+#include <cstdio>
+#include <cstdlib>
+
+#include "bench_common.h"
+
+namespace {
+
+using namespace bkbench;  // NOLINT(google-build-using-namespace)
+
+void row(const char* what, const char* unit, double ours, double theirs, const char* vs) {
+  std::printf("| %-38s | %9.1f | %9.1f %-3s | %-24s | %5.2f |\n", what, ours, theirs, unit, vs,
+              ours / theirs);
+}
+
+void gemm_rows(int threads, int reps) {
+  for (int64_t s : {512, 1024, 2048}) {
+    const double flops = 2.0 * static_cast<double>(s * s * s);
+    const double ours = flops / bk_mul_mat_seconds(0, s, s, s, threads, reps) / 1e9;
+    const double blas = flops / blas_sgemm_seconds(s, s, s, threads, reps) / 1e9;
+    char what[64];
+    std::snprintf(what, sizeof what, "mul_mat f32 %lldx%lldx%lld (GFLOP/s)", static_cast<long long>(s),
+                  static_cast<long long>(s), static_cast<long long>(s));
+    row(what, "", ours, blas, "OpenBLAS sgemm");
+  }
+  const double s = 2048, flops = 2.0 * s * s * s;
+  const double f32 = flops / bk_mul_mat_seconds(0, 2048, 2048, 2048, threads, reps) / 1e9;
+  for (int wt : {1, 2}) {
+    const double r = flops / bk_mul_mat_seconds(wt, 2048, 2048, 2048, threads, reps) / 1e9;
+    row(wt == 1 ? "mul_mat f16 w 2048^3 (GFLOP/s)" : "mul_mat bf16 w 2048^3 (GFLOP/s)", "", r, f32,
+        "our f32 mul_mat");
+  }
+}
+
+void decode_rows(int threads, int reps, double triad_gbps) {
+  for (int64_t n : {1, 8, 32}) {
+    const double bytes = 4096.0 * 4096.0 * 4.0;  // the weights dominate
+    const double gbps = bytes / bk_mul_mat_seconds(0, 4096, n, 4096, threads, reps) / 1e9;
+    char what[64];
+    std::snprintf(what, sizeof what, "mul_mat f32 4096x%lldx4096 (weight GB/s)", static_cast<long long>(n));
+    row(what, "", gbps, triad_gbps, "STREAM triad");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
+  const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+  if (threads < 1 || reps < 1) {
+    std::fprintf(stderr, "usage: bench_cpu [threads >= 1] [reps >= 1]\n");
+    return 2;
+  }
+  const int64_t n = 64ll << 20;  // 64M floats: 256 MiB per array, far past the caches
+  const double triad = 3.0 * 4.0 * static_cast<double>(n) / stream_triad_seconds(n, threads, reps) / 1e9;
+  const double copy = 2.0 * 4.0 * static_cast<double>(n) / stream_copy_seconds(n, threads, reps) / 1e9;
+  std::printf("threads %d, median of %d runs\n\n", threads, reps);
+  std::printf("| %-38s | %9s | %13s | %-24s | %5s |\n", "measurement", "ours", "reference", "reference is",
+              "ratio");
+  std::printf("|%s|%s|%s|%s|%s|\n", "----------------------------------------", "-----------",
+              "---------------", "--------------------------", "-------");
+  gemm_rows(threads, reps);
+  decode_rows(threads, reps, triad);
+  row("add f32 64M (GB/s, 3 x 4 B per element)", "",
+      12.0 * static_cast<double>(n) / bk_add_seconds(n, threads, reps) / 1e9, triad, "STREAM triad");
+  row("cpy f32 64M (GB/s, 2 x 4 B per element)", "",
+      8.0 * static_cast<double>(n) / bk_copy_seconds(n, threads, reps) / 1e9, copy, "STREAM copy");
+  return 0;
+}

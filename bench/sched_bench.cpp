@@ -1,0 +1,135 @@
+// Scheduler benchmark (not a test): split + allocation time of the built-in transformer, the
+// work the scheduler repeats for every evaluated graph.
+//
+//   sched_bench [reps]
+//
+// Cases: the CPU alone; the CPU and one simulated GPU that runs every op and holds the weights
+// (a full offload, one split); and one that runs only mul_mat and add (a split around every
+// other op). For each: schedule (the passes and splits), reserve (schedule + memory plan:
+// measure mode) and alloc_graph (schedule + plan + placing every tensor in the compute
+// buffers, which are allocated once and then reused). Medians over `reps` runs, after a
+// warm-up. Weights are declared (Scheduler::assume_buffer), not loaded: scheduling never
+// touches them. Then alloc_graph against layers, to show the growth is linear.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "devices/cpu/cpu_reg.h"
+#include "devices/sim/sim_device.h"
+#include "sched/graph_data.h"
+#include "sched/model_graphs.h"
+#include "sched/scheduler.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median_us(int reps, const std::function<void()>& body) {
+  for (int i = 0; i < std::max(10, reps / 20); ++i) body();
+  std::vector<double> us(static_cast<size_t>(reps));
+  for (double& t : us) {
+    const auto start = Clock::now();
+    body();
+    t = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  }
+  std::nth_element(us.begin(), us.begin() + reps / 2, us.end());
+  return us[static_cast<size_t>(reps / 2)];
+}
+
+bk::ModelParams llama_like(int layers) {
+  bk::ModelParams p;
+  p.layers = layers;
+  p.hidden = 4096;
+  p.heads = 32;
+  p.batch = 32;
+  p.dtype = bk::DType::F16;
+  return p;
+}
+
+struct Devices {
+  std::unique_ptr<bk::BackendReg> sims = bk::make_sim_reg("gpu0:ops=all;mm:ops=mul_mat+add;host:type=cpu");
+  bk::Device& cpu = *bk::cpu_reg().devices().front();
+  bk::Device& sim(const char* name) {
+    for (bk::Device* d : sims->devices()) {
+      if (d->name() == name) return *d;
+    }
+    throw bk::Error(bk::ErrorCode::not_found, fmt::format("sched_bench: no simulated device {}", name));
+  }
+};
+
+struct Case {
+  std::string name;
+  std::vector<bk::Device*> devices;  // priority order, a CPU-type device last
+  bk::Device* weights;
+};
+
+struct Timing {
+  size_t nodes = 0, splits = 0;
+  double schedule = 0, reserve = 0, alloc = 0;
+};
+
+Timing measure(const Case& c, int layers, int reps) {
+  bk::Graph graph = bk::build_model_graph("transformer", llama_like(layers));
+  std::vector<std::unique_ptr<bk::Backend>> owned;
+  std::vector<bk::Backend*> backends;
+  for (bk::Device* d : c.devices) backends.push_back(owned.emplace_back(d->init_backend()).get());
+  bk::Scheduler sched(backends);
+  for (bk::Tensor* w : bk::weights_in_use_order(graph)) sched.assume_buffer(*w, c.weights->buffer_type());
+  Timing t;
+  t.schedule = median_us(reps, [&] { sched.schedule(graph); });
+  t.reserve = median_us(reps, [&] { sched.reserve(graph); });
+  t.alloc = median_us(reps, [&] { sched.alloc_graph(graph); });
+  t.nodes = graph.nodes().size();
+  t.splits = sched.split_plan().splits.size();
+  return t;
+}
+
+// The real CPU when its kernels cover the graph, else a simulated CPU-type device that declares
+// every op (same decisions, same memory model; supports_op is a set lookup instead).
+bk::Device& fallback(Devices& d) {
+  bk::Graph graph = bk::build_model_graph("transformer", llama_like(1));
+  for (const bk::Tensor* node : graph.nodes()) {
+    if (!d.cpu.supports_op(*node)) {
+      fmt::print("note: the CPU device does not run {} yet; 'CPU' below is a simulated CPU-type device\n",
+                 bk::op_name(node->op));
+      return d.sim("host");
+    }
+  }
+  return d.cpu;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 2000;
+  Devices d;
+  bk::Device& cpu = fallback(d);
+  const std::vector<Case> cases = {
+      {"CPU", {&cpu}, &cpu},
+      {"gpu0 (all ops, weights) + CPU", {&d.sim("gpu0"), &cpu}, &d.sim("gpu0")},
+      {"mm (mul_mat+add, weights) + CPU", {&d.sim("mm"), &cpu}, &d.sim("mm")},
+  };
+  fmt::print("transformer, 32 layers, hidden 4096, batch 32; median of {} runs, microseconds\n\n", reps);
+  fmt::print("{:<34} {:>6} {:>6} {:>10} {:>10} {:>12} {:>12}\n", "backends", "nodes", "splits", "schedule",
+             "reserve", "alloc_graph", "us per node");
+  for (const Case& c : cases) {
+    const Timing t = measure(c, 32, reps);
+    fmt::print("{:<34} {:>6} {:>6} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.3f}\n", c.name, t.nodes, t.splits,
+               t.schedule, t.reserve, t.alloc, t.alloc / static_cast<double>(t.nodes));
+  }
+  fmt::print("\nalloc_graph against layers (gpu0 + CPU)\n{:>6} {:>6} {:>12} {:>12}\n", "layers", "nodes",
+             "alloc_graph", "us per node");
+  for (int layers : {8, 16, 27, 32, 64}) {
+    const Timing t = measure(cases[1], layers, std::max(1, reps / 2));
+    fmt::print("{:>6} {:>6} {:>12.1f} {:>12.3f}\n", layers, t.nodes, t.alloc,
+               t.alloc / static_cast<double>(t.nodes));
+  }
+  return 0;
+}

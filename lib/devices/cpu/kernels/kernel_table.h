@@ -1,0 +1,91 @@
+#pragma once
+// The inner loops the CPU kernels dispatch by ISA tier: one table of plain function pointers per
+// tier (portable, avx2, avx512), filled by that tier's translation units.
+//
+// Rule for the tier units (*_avx2.cpp, *_avx512.cpp): they include only this header, standard C
+// headers and <immintrin.h>, and define everything else with internal linkage. An inline
+// function or template they instantiated from a shared header (std::min, std::bit_cast...)
+// would be emitted with tier instructions, and the linker may pick that copy for generic code,
+// which would then fault on a CPU without the tier. So this header declares data and function
+// pointer types only, and its structs are aggregates without default member initialisers
+// (an implicit constructor is an inline function too).
+//
+// Every function works on contiguous arrays; the op kernels (kernels/*.cpp) gather strided
+// tensors into such arrays first. n may be 0. Unless stated otherwise outputs must not overlap
+// inputs, except that r may equal a (or b) for the element-wise functions.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bk {
+
+enum class CpuIsa : int { portable = 0, avx2 = 1, avx512 = 2 };
+inline constexpr int kCpuIsaCount = 3;
+
+// Weight dtypes of mul_mat, as an index into the per-dtype entries below.
+enum class WeightType : int { f32 = 0, f16 = 1, bf16 = 2 };
+inline constexpr int kWeightTypeCount = 3;
+
+// Matrix multiplication in the kernels' terms: C (n x m, row-major, row stride ldc floats) =
+// X (n x k, f32 rows) times W^T, W being m x k rows of a weight dtype. So C[i][j] = dot(X row i,
+// W row j) and C is exactly mul_mat's result [M, N] (M innermost).
+//
+// Packed panels (the GEMM path): X is packed into panels of mr rows, k-major
+// (panel[kk * mr + i] = X[i][k0 + kk]), W into panels of nr rows, k-major
+// (panel[kk * nr + j] = W[j][k0 + kk] as f32); rows past the matrix edge are packed as zeros.
+struct GemmFns {
+  int mr;  // X rows per register tile
+  int nr;  // W rows per register tile (a multiple of the vector width)
+  // C tile [mr x nr] (=, or += when accumulate) sum over kk < kc of xp[kk*mr+i] * wp[kk*nr+j].
+  // Full tiles only; the caller handles edges through a scratch tile.
+  void (*tile)(int64_t kc, const float* xp, const float* wp, float* c, int64_t ldc, bool accumulate);
+  // Packs rows [0, rows) (rows <= mr) of X, columns [k0, k0 + kc), into one mr-panel.
+  void (*pack_x)(const float* x, int64_t x_stride, int64_t rows, int64_t k0, int64_t kc, float* dst);
+  // Packs rows [0, rows) (rows <= nr) of W (row stride in bytes), columns [k0, k0 + kc), into
+  // one nr-panel, converting to f32. One entry per WeightType.
+  void (*pack_w[kWeightTypeCount])(const void* w, size_t w_stride, int64_t rows, int64_t k0, int64_t kc,
+                                   float* dst);
+};
+
+// The dot-product path for few columns (decode): streams W once.
+// C[i][j] = dot(X row i, W row j) for i < n, j < m, over k elements. x_stride in floats,
+// w_stride in bytes, ldc in floats. One entry per WeightType.
+using GemvFn = void (*)(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride,
+                        int64_t n, int64_t k, float* c, int64_t ldc);
+
+struct CpuKernels {
+  CpuIsa isa;
+
+  // Element-wise: r[i] = a[i] op b[i] (or op a[i]).
+  void (*add)(const float* a, const float* b, float* r, int64_t n);
+  void (*mul)(const float* a, const float* b, float* r, int64_t n);
+  void (*scale)(const float* a, float s, float* r, int64_t n);
+  void (*silu)(const float* a, float* r, int64_t n);  // a / (1 + exp(-a))
+  void (*gelu)(const float* a, float* r, int64_t n);  // tanh approximation, see core/ops.h
+  // r[i] = a[i] * s + b[i]; b may be null (then r = a * s).
+  void (*scale_add)(const float* a, float s, const float* b, float* r, int64_t n);
+
+  // Reductions. max needs n >= 1. exp_sum writes r[i] = exp(a[i] - shift) (0 for -inf) and
+  // returns the sum of the r[i]; r may equal a.
+  double (*sum_squares)(const float* a, int64_t n);
+  float (*max)(const float* a, int64_t n);
+  double (*exp_sum)(const float* a, float shift, float* r, int64_t n);
+
+  // Conversions, round to nearest even, NaN stays NaN (see core/dtype.h).
+  void (*f16_to_f32)(const uint16_t* src, float* dst, int64_t n);
+  void (*f32_to_f16)(const float* src, uint16_t* dst, int64_t n);
+  void (*bf16_to_f32)(const uint16_t* src, float* dst, int64_t n);
+  void (*f32_to_bf16)(const float* src, uint16_t* dst, int64_t n);
+
+  GemmFns gemm;
+  GemvFn gemv[kWeightTypeCount];
+};
+
+// Filled by the tier units. Each fills every field of the table it is given.
+void cpu_fill_vec_portable(CpuKernels& t);
+void cpu_fill_matmul_portable(CpuKernels& t);
+void cpu_fill_vec_avx2(CpuKernels& t);
+void cpu_fill_matmul_avx2(CpuKernels& t);
+void cpu_fill_matmul_avx512(CpuKernels& t);
+
+}  // namespace bk

@@ -1,0 +1,241 @@
+// The avx512 tier's matmul inner loops (AVX-512 F): an 8 x 32 register tile (16 zmm
+// accumulators, two W loads and eight X broadcasts per k), its W packer (8 x 8 transposes,
+// converting f16 / bf16 on load) and a zmm dot-product path for few columns. The tier keeps the
+// avx2 tier's vector loops (every avx512 CPU has AVX2, FMA and F16C). Compiled with -mavx512f
+// -mavx2 -mfma -mf16c; see kernel_table.h for what this file may include and define.
+// GCC 12 reports its own _mm512_undefined_*() placeholders inside the AVX-512 intrinsics as
+// uninitialised (a known false positive); nothing in this file reads uninitialised data.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include "devices/cpu/kernels/kernel_table.h"
+#include "devices/cpu/kernels/vec_avx2_math.h"
+
+namespace bk {
+namespace {
+
+using namespace avx2;  // NOLINT(google-build-using-namespace): the avx2 helpers, valid here too
+
+constexpr int kMr = 8;
+constexpr int kNr = 32;
+
+#define BK_ROW(i)                              \
+  {                                            \
+    const __m512 a = _mm512_set1_ps(xp[(i)]);  \
+    c##i##0 = _mm512_fmadd_ps(a, b0, c##i##0); \
+    c##i##1 = _mm512_fmadd_ps(a, b1, c##i##1); \
+  }
+
+#define BK_STORE(i)                                                \
+  {                                                                \
+    float* row = c + (i)*ldc;                                      \
+    if (accumulate) {                                              \
+      c##i##0 = _mm512_add_ps(c##i##0, _mm512_loadu_ps(row));      \
+      c##i##1 = _mm512_add_ps(c##i##1, _mm512_loadu_ps(row + 16)); \
+    }                                                              \
+    _mm512_storeu_ps(row, c##i##0);                                \
+    _mm512_storeu_ps(row + 16, c##i##1);                           \
+  }
+
+void tile(int64_t kc, const float* xp, const float* wp, float* c, int64_t ldc, bool accumulate) {
+  __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(),
+         c11 = _mm512_setzero_ps();
+  __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps(), c30 = _mm512_setzero_ps(),
+         c31 = _mm512_setzero_ps();
+  __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps(), c50 = _mm512_setzero_ps(),
+         c51 = _mm512_setzero_ps();
+  __m512 c60 = _mm512_setzero_ps(), c61 = _mm512_setzero_ps(), c70 = _mm512_setzero_ps(),
+         c71 = _mm512_setzero_ps();
+  for (int64_t kk = 0; kk < kc; ++kk) {
+    _mm_prefetch(reinterpret_cast<const char*>(wp + 8 * kNr), _MM_HINT_T0);
+    const __m512 b0 = _mm512_load_ps(wp), b1 = _mm512_load_ps(wp + 16);
+    BK_ROW(0) BK_ROW(1) BK_ROW(2) BK_ROW(3) BK_ROW(4) BK_ROW(5) BK_ROW(6) BK_ROW(7) xp += kMr;
+    wp += kNr;
+  }
+  BK_STORE(0) BK_STORE(1) BK_STORE(2) BK_STORE(3) BK_STORE(4) BK_STORE(5) BK_STORE(6) BK_STORE(7)
+}
+
+#undef BK_ROW
+#undef BK_STORE
+
+void pack_x(const float* x, int64_t x_stride, int64_t rows, int64_t k0, int64_t kc, float* dst) {
+  for (int64_t kk = 0; kk < kc; ++kk) {
+    for (int64_t i = 0; i < kMr; ++i) dst[kk * kMr + i] = i < rows ? x[i * x_stride + k0 + kk] : 0.0f;
+  }
+}
+
+// Eight consecutive weights of one row as f32, and one weight as f32.
+__m256 w8_f32(const unsigned char* row, int64_t k) {
+  return _mm256_loadu_ps(reinterpret_cast<const float*>(row) + k);
+}
+__m256 w8_f16(const unsigned char* row, int64_t k) {
+  return load_f16(reinterpret_cast<const uint16_t*>(row) + k);
+}
+__m256 w8_bf16(const unsigned char* row, int64_t k) {
+  return load_bf16(reinterpret_cast<const uint16_t*>(row) + k);
+}
+float w1_f32(const unsigned char* row, int64_t k) { return reinterpret_cast<const float*>(row)[k]; }
+float w1_f16(const unsigned char* row, int64_t k) {
+  return f16_scalar(reinterpret_cast<const uint16_t*>(row)[k]);
+}
+float w1_bf16(const unsigned char* row, int64_t k) {
+  return bf16_scalar(reinterpret_cast<const uint16_t*>(row)[k]);
+}
+
+using W8 = __m256 (*)(const unsigned char*, int64_t);
+using W1 = float (*)(const unsigned char*, int64_t);
+
+// Transposes the 8 x 8 block v (v[r] = 8 k values of W row r) so that v[q] holds the 8 rows'
+// values at k + q.
+void transpose8(__m256 v[8]) {
+  const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  v[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+  v[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+  v[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+  v[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+  v[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+  v[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+  v[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  v[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// Full panels in 8 x 8 blocks (rows read contiguously, converted on load); edges one by one.
+template <W8 Load8, W1 Load1>
+void pack_w(const void* w, size_t w_stride, int64_t rows, int64_t k0, int64_t kc, float* dst) {
+  const auto* base = static_cast<const unsigned char*>(w);
+  if (rows == kNr) {
+    int64_t kk = 0;
+    for (; kk + 8 <= kc; kk += 8) {
+      for (int group = 0; group < kNr / 8; ++group) {
+        __m256 v[8];
+        for (int r = 0; r < 8; ++r)
+          v[r] = Load8(base + static_cast<size_t>(group * 8 + r) * w_stride, k0 + kk);
+        transpose8(v);
+        for (int q = 0; q < 8; ++q) _mm256_store_ps(dst + (kk + q) * kNr + group * 8, v[q]);
+      }
+    }
+    for (; kk < kc; ++kk) {
+      for (int j = 0; j < kNr; ++j)
+        dst[kk * kNr + j] = Load1(base + static_cast<size_t>(j) * w_stride, k0 + kk);
+    }
+    return;
+  }
+  for (int64_t j = 0; j < kNr; ++j) {
+    const unsigned char* row = base + static_cast<size_t>(j < rows ? j : 0) * w_stride;
+    for (int64_t kk = 0; kk < kc; ++kk) dst[kk * kNr + j] = j < rows ? Load1(row, k0 + kk) : 0.0f;
+  }
+}
+
+// The sum of v's lanes (through memory: GCC 12 warns falsely inside _mm512_reduce_add_ps).
+float hsum16(__m512 v) {
+  alignas(64) float t[16];
+  _mm512_store_ps(t, v);
+  return hsum(_mm256_add_ps(_mm256_load_ps(t), _mm256_load_ps(t + 8)));
+}
+
+// Sixteen consecutive weights of one row as f32.
+__m512 w16_f32(const unsigned char* row, int64_t k) {
+  return _mm512_loadu_ps(reinterpret_cast<const float*>(row) + k);
+}
+__m512 w16_f16(const unsigned char* row, int64_t k) {
+  return _mm512_cvtph_ps(
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(reinterpret_cast<const uint16_t*>(row) + k)));
+}
+__m512 w16_bf16(const unsigned char* row, int64_t k) {
+  const __m256i h =
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(reinterpret_cast<const uint16_t*>(row) + k));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+using W16 = __m512 (*)(const unsigned char*, int64_t);
+
+// R W rows times C X rows over k, written to c[i * ldc + j]: R * C zmm accumulators, each W
+// vector used C times and each X vector R times.
+template <int R, int C, W16 Load16, W1 Load1>
+void dot_block(const unsigned char* w, size_t w_stride, const float* x, int64_t x_stride, int64_t k, float* c,
+               int64_t ldc) {
+  __m512 acc[R][C];
+  for (int r = 0; r < R; ++r) {
+    for (int q = 0; q < C; ++q) acc[r][q] = _mm512_setzero_ps();
+  }
+  int64_t kk = 0;
+  for (; kk + 16 <= k; kk += 16) {
+    __m512 xv[C];
+    for (int q = 0; q < C; ++q) xv[q] = _mm512_loadu_ps(x + q * x_stride + kk);
+    for (int r = 0; r < R; ++r) {
+      const __m512 wv = Load16(w + static_cast<size_t>(r) * w_stride, kk);
+      for (int q = 0; q < C; ++q) acc[r][q] = _mm512_fmadd_ps(wv, xv[q], acc[r][q]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    const unsigned char* row = w + static_cast<size_t>(r) * w_stride;
+    for (int q = 0; q < C; ++q) {
+      const float* xr = x + q * x_stride;
+      float sum = hsum16(acc[r][q]);
+      for (int64_t t = kk; t < k; ++t) sum += Load1(row, t) * xr[t];
+      c[q * ldc + r] = sum;
+    }
+  }
+}
+
+template <int R, int C, W16 Load16, W1 Load1>
+void dot_rows(const unsigned char* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride, int64_t k,
+              float* c, int64_t ldc) {
+  int64_t j = 0;
+  for (; j + R <= m; j += R) {
+    dot_block<R, C, Load16, Load1>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k, c + j,
+                                   ldc);
+  }
+  for (; j < m; ++j) {
+    dot_block<1, C, Load16, Load1>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k, c + j,
+                                   ldc);
+  }
+}
+
+// W is streamed from memory once: a pass of rows small enough to stay in L2 serves every group
+// of X rows before the next pass.
+template <W16 Load16, W1 Load1>
+void gemv(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride, int64_t n, int64_t k,
+          float* c, int64_t ldc) {
+  const auto* base = static_cast<const unsigned char*>(w);
+  const int64_t fit = static_cast<int64_t>((256u << 10) / (w_stride > 0 ? w_stride : 1));
+  const int64_t rows_per_pass = fit < 4 ? 4 : fit;
+  for (int64_t j0 = 0; j0 < m; j0 += rows_per_pass) {
+    const int64_t rows = m - j0 < rows_per_pass ? m - j0 : rows_per_pass;
+    const unsigned char* wj = base + static_cast<size_t>(j0) * w_stride;
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      dot_rows<4, 4, Load16, Load1>(wj, w_stride, rows, x + i * x_stride, x_stride, k, c + i * ldc + j0, ldc);
+    }
+    const float* xi = x + i * x_stride;
+    float* ci = c + i * ldc + j0;
+    if (n - i == 3) dot_rows<4, 3, Load16, Load1>(wj, w_stride, rows, xi, x_stride, k, ci, ldc);
+    if (n - i == 2) dot_rows<4, 2, Load16, Load1>(wj, w_stride, rows, xi, x_stride, k, ci, ldc);
+    if (n - i == 1) dot_rows<8, 1, Load16, Load1>(wj, w_stride, rows, xi, x_stride, k, ci, ldc);
+  }
+}
+
+}  // namespace
+
+void cpu_fill_matmul_avx512(CpuKernels& t) {
+  t.gemm.mr = kMr;
+  t.gemm.nr = kNr;
+  t.gemm.tile = tile;
+  t.gemm.pack_x = pack_x;
+  t.gemm.pack_w[static_cast<int>(WeightType::f32)] = pack_w<w8_f32, w1_f32>;
+  t.gemm.pack_w[static_cast<int>(WeightType::f16)] = pack_w<w8_f16, w1_f16>;
+  t.gemm.pack_w[static_cast<int>(WeightType::bf16)] = pack_w<w8_bf16, w1_bf16>;
+  t.gemv[static_cast<int>(WeightType::f32)] = gemv<w16_f32, w1_f32>;
+  t.gemv[static_cast<int>(WeightType::f16)] = gemv<w16_f16, w1_f16>;
+  t.gemv[static_cast<int>(WeightType::bf16)] = gemv<w16_bf16, w1_bf16>;
+}
+
+}  // namespace bk

@@ -1,0 +1,124 @@
+// mul_mat: batches (with weight broadcasting over dims 2-3), gathers of strided operands into
+// contiguous f32 rows, and the choice between the dot-product path (few columns: streams W once)
+// and the packed, blocked GEMM (mul_mat_gemm.h).
+#include <algorithm>
+
+#include "devices/cpu/kernels/mul_mat_gemm.h"
+#include "devices/cpu/kernels/op_kernels.h"
+#include "devices/cpu/kernels/row_io.h"
+
+namespace bk {
+namespace {
+
+// Up to this many columns (activation rows) the dot-product path is faster than packing W.
+constexpr int64_t kGemvMaxColumns = 32;
+constexpr int64_t kGemvRowsPerTask = 64;
+
+WeightType weight_type(DType t) {
+  return t == DType::F16 ? WeightType::f16 : t == DType::BF16 ? WeightType::bf16 : WeightType::f32;
+}
+
+// Where the work buffer's parts go, and which path runs.
+struct MulMatLayout {
+  bool gather_w = false;  // w's rows are strided: copied to contiguous f32 first
+  bool gather_x = false;
+  bool gemm = false;
+  size_t w_offset = 0, x_offset = 0, gemm_offset = 0, total = 0;
+};
+
+MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
+  const Tensor& w = *node.src[0];
+  const Tensor& x = *node.src[1];
+  MulMatLayout l;
+  l.gather_w = w.nb[0] != dtype_size(w.type);
+  l.gather_x = x.nb[0] != sizeof(float);
+  l.gemm = x.ne[1] > kGemvMaxColumns;
+  if (l.gather_w) {
+    l.w_offset = l.total;
+    l.total += align_up(static_cast<size_t>(w.nelements()) * sizeof(float));
+  }
+  if (l.gather_x) {
+    l.x_offset = l.total;
+    l.total += align_up(static_cast<size_t>(x.nelements()) * sizeof(float));
+  }
+  if (l.gemm) {
+    l.gemm_offset = l.total;
+    l.total += cpu_gemm_work_size(k.gemm, w.ne[1], x.ne[1], w.ne[0]);
+  }
+  return l;
+}
+
+// A packed f32 copy of t in dst, made in parallel; returns the tensor describing it.
+Tensor gather_f32(KernelContext& ctx, const Tensor& t, std::byte* dst) {
+  Tensor c = t;
+  c.type = DType::F32;
+  c.nb = packed_strides(DType::F32, t.ne);
+  c.data = dst;
+  const int64_t rows = t.nrows();
+  const int64_t tasks = task_count(rows, t.ne[0], ctx.threads());
+  ctx.parallel(tasks, [&](int64_t task, int) {
+    const Range r = split_range(rows, tasks, task);
+    for (int64_t i = r.begin; i < r.end; ++i) {
+      const RowIndex ri = row_index(t.ne, i);
+      read_row_f32(ctx.k(), t, ri, 0, t.ne[0], reinterpret_cast<float*>(element_ptr(c, 0, ri)));
+    }
+  });
+  return c;
+}
+
+// One batch's problem: x batch (c2, c3) with the w batch that serves it.
+GemmProblem batch_problem(const Tensor& node, const Tensor& w, const Tensor& x, int64_t c2, int64_t c3) {
+  const int64_t r2 = x.ne[2] / w.ne[2], r3 = x.ne[3] / w.ne[3];
+  GemmProblem p{};
+  p.w = element_ptr(w, 0, {0, c2 / r2, c3 / r3});
+  p.wt = weight_type(w.type);
+  p.w_stride = w.nb[1];
+  p.x = reinterpret_cast<const float*>(element_ptr(x, 0, {0, c2, c3}));
+  p.x_stride = static_cast<int64_t>(x.nb[1] / sizeof(float));
+  p.c = reinterpret_cast<float*>(element_ptr(node, 0, {0, c2, c3}));
+  p.ldc = static_cast<int64_t>(node.nb[1] / sizeof(float));
+  p.m = w.ne[1];
+  p.n = x.ne[1];
+  p.k = w.ne[0];
+  return p;
+}
+
+void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x) {
+  const int64_t batches = x.ne[2] * x.ne[3];
+  const int64_t chunks = (w.ne[1] + kGemvRowsPerTask - 1) / kGemvRowsPerTask;
+  const int64_t units = batches * chunks;
+  const int64_t tasks = task_count(units, kGemvRowsPerTask * w.ne[0] * x.ne[1], ctx.threads());
+  ctx.parallel(tasks, [&](int64_t task, int) {
+    const Range r = split_range(units, tasks, task);
+    for (int64_t u = r.begin; u < r.end; ++u) {
+      const int64_t b = u / chunks, j0 = (u % chunks) * kGemvRowsPerTask;
+      const GemmProblem p = batch_problem(node, w, x, b % x.ne[2], b / x.ne[2]);
+      const int64_t rows = std::min(kGemvRowsPerTask, p.m - j0);
+      ctx.k().gemv[static_cast<int>(p.wt)](
+          static_cast<const std::byte*>(p.w) + static_cast<size_t>(j0) * p.w_stride, p.w_stride, rows, p.x,
+          p.x_stride, p.n, p.k, p.c + j0, p.ldc);
+    }
+  });
+}
+
+}  // namespace
+
+size_t cpu_mul_mat_work_size(const Tensor& node, const CpuKernels& k, int /*threads*/) {
+  return layout_of(node, k).total;
+}
+
+void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
+  const MulMatLayout l = layout_of(node, ctx.k());
+  const Tensor w = l.gather_w ? gather_f32(ctx, *node.src[0], ctx.work() + l.w_offset) : *node.src[0];
+  const Tensor x = l.gather_x ? gather_f32(ctx, *node.src[1], ctx.work() + l.x_offset) : *node.src[1];
+  if (!l.gemm) {
+    run_gemv(ctx, node, w, x);
+    return;
+  }
+  for (int64_t c3 = 0; c3 < x.ne[3]; ++c3) {
+    for (int64_t c2 = 0; c2 < x.ne[2]; ++c2)
+      cpu_gemm(ctx, batch_problem(node, w, x, c2, c3), ctx.work() + l.gemm_offset);
+  }
+}
+
+}  // namespace bk

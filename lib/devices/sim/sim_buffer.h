@@ -1,0 +1,25 @@
+#pragma once
+// The memory of a simulated device: host memory (a CpuBuffer underneath) whose bytes count
+// against the device's declared size until the buffer is destroyed. Internal to the sim device.
+
+#include "devices/cpu/cpu_buffer.h"
+
+namespace bk {
+
+class SimDevice;
+
+class SimBuffer final : public CpuBuffer {
+ public:
+  // Takes ownership of `base` (from std::aligned_alloc) and of `size` reserved bytes.
+  SimBuffer(BufferType& type, SimDevice& device, void* base, size_t size) noexcept;
+  ~SimBuffer() override;
+
+ protected:
+  // Reads host buffers and other simulated buffers directly: both are real memory.
+  bool do_copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t size) override;
+
+ private:
+  SimDevice* device_;
+};
+
+}  // namespace bk

@@ -1,0 +1,5 @@
+#version 450
+#include "common.glsl"
+#define BINARY
+#define OP(x, y) ((x) * (y))
+#include "elementwise.glsl"

@@ -1,0 +1,90 @@
+#version 450
+// mul_mat for CPU-like Vulkan devices (lavapipe): the same contract as mul_mat.comp, without
+// shared memory. On a SIMD CPU an invocation is a vector lane and a workgroup a loop over
+// lanes, so shared-memory tiles cost a gather per lane per read plus coroutine switches at
+// every barrier. Here lanes take consecutive rows m of the weights and each invocation keeps
+// kCols outputs (columns n) in registers; the activation reads depend only on the workgroup
+// and the loop counter, which the compiler turns into one scalar load broadcast to all
+// lanes. Per k: one weight gather, kCols broadcasts, kCols vector FMAs.
+//
+// variant() 1: both operands have K contiguous and every offset and stride is a multiple of 4
+// elements, so k advances four at a time through vec4 / 4 x 16-bit loads (a quarter of the
+// load instructions, which dominate on lavapipe).
+//
+// Grid: x = blocks of 64 rows m, y = blocks of kCols columns n, z = batches (c2 fastest);
+// u0, u1 and the bits of f1 are the group offsets of a split dispatch.
+#include "common.glsl"
+
+const uint kRows = 64u;
+const uint kCols = 8u;
+layout(local_size_x = 64) in;
+
+layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
+layout(std430, binding = 0) readonly buffer AH4 { uvec2 ah4[]; };
+layout(std430, binding = 1) readonly buffer B4 { vec4 b4[]; };
+
+// Four consecutive weights from element 4 * i.
+vec4 load_w4(uint i) {
+#if defined(W_F16)
+  const uvec2 u = ah4[i];
+  return vec4(unpackHalf2x16(u.x), unpackHalf2x16(u.y));
+#elif defined(W_BF16)
+  const uvec2 u = ah4[i];
+  return vec4(uintBitsToFloat(u.x << 16), uintBitsToFloat(u.x & 0xFFFF0000u), uintBitsToFloat(u.y << 16),
+              uintBitsToFloat(u.y & 0xFFFF0000u));
+#else
+  return a4[i];
+#endif
+}
+
+float load_w(uint i) {
+#if defined(W_F16)
+  return unpackHalf2x16(uint(a16[i])).x;
+#elif defined(W_BF16)
+  return uintBitsToFloat(uint(a16[i]) << 16);
+#else
+  return a32[i];
+#endif
+}
+
+void main() {
+  const uint m_out = (gl_WorkGroupID.x + args.u0) * kRows + gl_LocalInvocationID.x;
+  const uint n0 = (gl_WorkGroupID.y + args.u1) * kCols;
+  const uint batch = gl_WorkGroupID.z + floatBitsToUint(args.f1);
+  const uint K = args.ne_a.x, M = args.ne_a.y, N = args.ne_b.y;
+  // Rows past M compute row M - 1 again and store nothing: no lane leaves early, so the
+  // activation loads stay in uniform control flow (scalar loads on lavapipe).
+  const uint m = min(m_out, M - 1u);
+  const uint c2 = batch % args.ne_b.z, c3 = batch / args.ne_b.z;
+  const uint w2 = c2 / (args.ne_b.z / args.ne_a.z), w3 = c3 / (args.ne_b.w / args.ne_a.w);
+  const uint w_row = args.off_a + w2 * args.nb_a.z + w3 * args.nb_a.w + m * args.nb_a.y;
+  const uint x_base = args.off_b + c2 * args.nb_b.z + c3 * args.nb_b.w;
+
+  // Columns past N repeat the last one (same loads, results discarded), so the loop has no
+  // per-column branch.
+  uint x_col[kCols];
+  for (uint c = 0u; c < kCols; ++c) x_col[c] = x_base + min(n0 + c, N - 1u) * args.nb_b.y;
+  float acc[kCols];
+  for (uint c = 0u; c < kCols; ++c) acc[c] = 0.0;
+
+  if (variant() == 1u) {
+    const uint w4 = w_row / 4u;
+    for (uint c = 0u; c < kCols; ++c) x_col[c] /= 4u;
+    for (uint k = 0u; k < K / 4u; ++k) {
+      const vec4 w = load_w4(w4 + k);
+      for (uint c = 0u; c < kCols; ++c) acc[c] += dot(w, b4[x_col[c] + k]);
+    }
+  } else {
+    for (uint k = 0u; k < K; ++k) {
+      const float w = load_w(w_row + k * args.nb_a.x);
+      const uint xk = k * args.nb_b.x;
+      for (uint c = 0u; c < kCols; ++c) acc[c] = fma(w, b32[x_col[c] + xk], acc[c]);
+    }
+  }
+
+  const uint d_base = args.off_d + c2 * args.nb_d.z + c3 * args.nb_d.w + m * args.nb_d.x;
+  if (m_out >= M) return;
+  for (uint c = 0u; c < kCols; ++c) {
+    if (n0 + c < N) d32[d_base + (n0 + c) * args.nb_d.y] = acc[c];
+  }
+}

@@ -1,0 +1,5 @@
+#version 450
+// f0: the factor.
+#include "common.glsl"
+#define OP(x, y) ((x) * args.f0)
+#include "elementwise.glsl"

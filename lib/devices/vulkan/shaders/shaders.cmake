@@ -1,0 +1,44 @@
+# The plugin's compute kernels: every shaders/*.comp compiled to SPIR-V by glslc at build time
+# (some several times with different defines), then embedded into one generated source,
+# vk_shader_blobs.cpp, that the plugin compiles. Include from lib/devices/vulkan/CMakeLists.txt;
+# sets BK_VULKAN_SHADER_SOURCE to the generated file.
+find_program(BK_GLSLC glslc REQUIRED)
+
+set(_dir ${CMAKE_CURRENT_SOURCE_DIR}/shaders)
+set(_out ${CMAKE_CURRENT_BINARY_DIR}/shaders)
+file(MAKE_DIRECTORY ${_out})
+file(GLOB _includes CONFIGURE_DEPENDS ${_dir}/*.glsl)
+
+# kernel name | source | defines
+set(_kernels
+  "add|add.comp|" "mul|mul.comp|" "scale|scale.comp|" "silu|silu.comp|" "gelu|gelu.comp|"
+  "rms_norm|rms_norm.comp|" "soft_max|soft_max.comp|" "rope|rope.comp|" "get_rows|get_rows.comp|"
+  "cpy|cpy.comp|"
+  "mul_mat_f32|mul_mat.comp|" "mul_mat_f16|mul_mat.comp|-DW_F16" "mul_mat_bf16|mul_mat.comp|-DW_BF16"
+  "mul_mat_lanes_f32|mul_mat_lanes.comp|" "mul_mat_lanes_f16|mul_mat_lanes.comp|-DW_F16"
+  "mul_mat_lanes_bf16|mul_mat_lanes.comp|-DW_BF16")
+
+set(_names "")
+set(_spvs "")
+foreach(k ${_kernels})
+  string(REPLACE "|" ";" parts "${k}|")
+  list(GET parts 0 name)
+  list(GET parts 1 src)
+  list(GET parts 2 defs)
+  set(spv ${_out}/${name}.spv)
+  add_custom_command(OUTPUT ${spv}
+    COMMAND ${BK_GLSLC} --target-env=vulkan1.1 -O -Werror -I ${_dir} ${defs} ${_dir}/${src} -o ${spv}
+    DEPENDS ${_dir}/${src} ${_includes}
+    COMMENT "glslc ${name}"
+    VERBATIM)
+  list(APPEND _names ${name})
+  list(APPEND _spvs ${spv})
+endforeach()
+
+set(BK_VULKAN_SHADER_SOURCE ${_out}/vk_shader_blobs.cpp)
+add_custom_command(OUTPUT ${BK_VULKAN_SHADER_SOURCE}
+  COMMAND ${CMAKE_COMMAND} -DOUTPUT=${BK_VULKAN_SHADER_SOURCE} "-DNAMES=${_names}" "-DFILES=${_spvs}"
+          -P ${_dir}/embed_spirv.cmake
+  DEPENDS ${_spvs} ${_dir}/embed_spirv.cmake
+  COMMENT "Embedding ${CMAKE_CURRENT_LIST_DIR} SPIR-V kernels"
+  VERBATIM)

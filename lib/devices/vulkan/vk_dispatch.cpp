@@ -1,0 +1,156 @@
+#include "devices/vulkan/vk_dispatch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.h"
+#include "devices/vulkan/vk_buffer.h"
+#include "devices/vulkan/vk_context.h"
+#include "devices/vulkan/vk_descriptors.h"
+#include "devices/vulkan/vk_stream.h"
+
+namespace bk {
+namespace {
+
+// Enough workgroups along a row to fill any device; more only add per-group overhead (which
+// is large on lavapipe), the kernels stride over the rest.
+constexpr uint64_t kMaxRowBlocks = 256;
+
+const char* label(const Tensor& t) { return t.name.empty() ? "(unnamed)" : t.name.c_str(); }
+
+struct Binding {
+  VkDescriptorBufferInfo range{};
+  uint32_t first_element = 0;
+};
+
+Binding resolve(const VulkanContext& ctx, const Tensor& t) {
+  const VulkanBuffer* buffer = vulkan_buffer_of(t.buffer, ctx);
+  if (buffer == nullptr || buffer->allocation() == nullptr) {
+    throw Error(ErrorCode::unsupported,
+                fmt::format("{}: tensor '{}' is not in a buffer of this device; kernels read only {} buffers",
+                            ctx.name(), label(t), ctx.name()));
+  }
+  const size_t at = buffer->offset_of(t);
+  const size_t size = t.nbytes();
+  const std::optional<VulkanRange> piece = buffer->allocation()->range(at, size);
+  if (!piece) {
+    throw Error(ErrorCode::unsupported,
+                fmt::format("{}: tensor '{}' ({} bytes at offset {}) crosses a {}-byte memory chunk boundary "
+                            "of its buffer; kernels bind one chunk (place it inside one, or raise "
+                            "BK_VULKAN_MAX_CHUNK)",
+                            ctx.name(), label(t), size, at, buffer->allocation()->chunk_size()));
+  }
+  const VkPhysicalDeviceLimits& limits = ctx.info().props.limits;
+  const size_t align = std::max<size_t>(limits.minStorageBufferOffsetAlignment, 1);
+  const size_t base = piece->offset / align * align;
+  const size_t lead = piece->offset - base;
+  const size_t chunk_size = piece->chunk->size();
+  const size_t range = std::min((lead + size + 3) / 4 * 4, chunk_size - base);
+  if (range > limits.maxStorageBufferRange) {
+    throw Error(ErrorCode::unsupported,
+                fmt::format("{}: tensor '{}' needs a {}-byte storage binding, above the device's "
+                            "maxStorageBufferRange of {}",
+                            ctx.name(), label(t), range, limits.maxStorageBufferRange));
+  }
+  Binding b;
+  b.range = {piece->chunk->buffer(), base, range};
+  b.first_element = static_cast<uint32_t>(lead / dtype_size(t.type));
+  return b;
+}
+
+}  // namespace
+
+VulkanRecorder::VulkanRecorder(VulkanContext& ctx, VulkanStream& stream, VulkanDescriptorArena& descriptors)
+    : ctx_(ctx), stream_(stream), descriptors_(descriptors), pipelines_(ctx.pipelines()) {}
+
+VkDescriptorSet VulkanRecorder::bind(VulkanKernel kernel, VulkanKernelArgs& args, const VulkanOperands& ops) {
+  const Binding a = resolve(ctx_, *ops.a);
+  const Binding b = ops.b != nullptr ? resolve(ctx_, *ops.b) : a;
+  const Binding d = resolve(ctx_, *ops.d);
+  args.off_a += a.first_element;
+  args.off_b += b.first_element;
+  args.off_d += d.first_element;
+
+  const VkPipeline pipeline = pipelines_.get(kernel);
+  const VkDescriptorSet set = descriptors_.allocate(pipelines_.set_layout());
+  const std::array<const Binding*, VulkanPipelines::kBindings> all{&a, &b, &d};
+  std::array<VkWriteDescriptorSet, VulkanPipelines::kBindings> writes{};
+  for (uint32_t i = 0; i < VulkanPipelines::kBindings; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &all[i]->range;
+  }
+  ctx_.fn().vkUpdateDescriptorSets(ctx_.device(), VulkanPipelines::kBindings, writes.data(), 0, nullptr);
+
+  VkCommandBuffer cb = stream_.commands();
+  ctx_.fn().vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  ctx_.fn().vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &set, 0,
+                                    nullptr);
+  return set;
+}
+
+void VulkanRecorder::push_and_dispatch(const VulkanKernelArgs& args, uint32_t x, uint32_t y, uint32_t z) {
+  VkCommandBuffer cb = stream_.commands();
+  ctx_.fn().vkCmdPushConstants(cb, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(args), &args);
+  ctx_.fn().vkCmdDispatch(cb, x, y, z);
+}
+
+void VulkanRecorder::dispatch_items(VulkanKernel kernel, VulkanKernelArgs args, const VulkanOperands& ops,
+                                    uint64_t items, uint32_t per_group) {
+  if (items == 0) return;
+  const uint64_t groups = (items + per_group - 1) / per_group;
+  const uint32_t* limit = ctx_.info().props.limits.maxComputeWorkGroupCount;
+  const uint64_t x = std::min<uint64_t>(groups, limit[0]);
+  const uint64_t y = (groups + x - 1) / x;
+  if (y > limit[1]) {
+    throw Error(ErrorCode::unsupported,
+                fmt::format("{}: kernel '{}' needs {} workgroups, more than the device's {} x {}",
+                            ctx_.name(), vulkan_kernel_name(kernel), groups, limit[0], limit[1]));
+  }
+  bind(kernel, args, ops);
+  push_and_dispatch(args, static_cast<uint32_t>(x), static_cast<uint32_t>(y), 1);
+  stream_.barrier();
+}
+
+void VulkanRecorder::dispatch_rows(VulkanKernel kernel, VulkanKernelArgs args, const VulkanOperands& ops,
+                                   uint64_t row_length, uint64_t rows, uint32_t per_group) {
+  if (row_length == 0 || rows == 0) return;
+  const uint32_t* limit = ctx_.info().props.limits.maxComputeWorkGroupCount;
+  const uint64_t x = std::min<uint64_t>({(row_length + per_group - 1) / per_group, limit[0], kMaxRowBlocks});
+  const uint64_t y = std::min<uint64_t>(rows, limit[1]);
+  const uint64_t z = (rows + y - 1) / y;
+  if (z > limit[2]) {
+    throw Error(ErrorCode::unsupported,
+                fmt::format("{}: kernel '{}' over {} rows needs more workgroups than the device's {} x {}",
+                            ctx_.name(), vulkan_kernel_name(kernel), rows, limit[1], limit[2]));
+  }
+  bind(kernel, args, ops);
+  push_and_dispatch(args, static_cast<uint32_t>(x), static_cast<uint32_t>(y), static_cast<uint32_t>(z));
+  stream_.barrier();
+}
+
+void VulkanRecorder::dispatch_tiles(VulkanKernel kernel, VulkanKernelArgs args, const VulkanOperands& ops,
+                                    std::array<uint32_t, 3> groups) {
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
+  bind(kernel, args, ops);
+  const uint32_t* limit = ctx_.info().props.limits.maxComputeWorkGroupCount;
+  for (uint32_t z = 0; z < groups[2]; z += limit[2]) {
+    for (uint32_t y = 0; y < groups[1]; y += limit[1]) {
+      for (uint32_t x = 0; x < groups[0]; x += limit[0]) {
+        args.u0 = x;
+        args.u1 = y;
+        std::memcpy(&args.f1, &z, sizeof(z));
+        push_and_dispatch(args, std::min(limit[0], groups[0] - x), std::min(limit[1], groups[1] - y),
+                          std::min(limit[2], groups[2] - z));
+      }
+    }
+  }
+  stream_.barrier();
+}
+
+}  // namespace bk

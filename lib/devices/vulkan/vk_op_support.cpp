@@ -1,0 +1,95 @@
+// vulkan_unsupported_reason: what the kernels of this plugin can compute (see vk_ops.h).
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "devices/vulkan/vk_ops.h"
+#include "devices/vulkan/vk_properties.h"
+
+namespace bk {
+namespace {
+
+bool is_float(DType t) { return dtype_traits(t).is_float; }
+
+std::string type_reason(const std::string& device, const Tensor& node, const char* rule) {
+  std::string types;
+  for (const Tensor* s : node.src) {
+    if (s != nullptr) types += fmt::format("{}{}", types.empty() ? "" : ", ", dtype_name(s->type));
+  }
+  return fmt::format("{} has no {} kernel for dtypes ({}) -> {}: {}", device, op_name(node.op), types,
+                     dtype_name(node.type), rule);
+}
+
+// The dtype rules of each kernel; the builders in core/ops.h enforce the same, so this only
+// rejects nodes made by hand.
+std::string dtype_reason(const std::string& device, const Tensor& node) {
+  const Tensor* a = node.src[0];
+  const Tensor* b = node.src[1];
+  switch (node.op) {
+    case Op::add:
+    case Op::mul:
+      if (is_float(a->type) && is_float(b->type) && is_float(node.type)) return {};
+      return type_reason(device, node, "needs float sources and result");
+    case Op::scale:
+    case Op::silu:
+    case Op::gelu:
+    case Op::rms_norm:
+    case Op::cpy:
+    case Op::cont:
+      if (is_float(a->type) && is_float(node.type)) return {};
+      return type_reason(device, node, "needs a float source and result");
+    case Op::soft_max:
+      if (is_float(a->type) && is_float(node.type) && (b == nullptr || b->type == DType::F32)) return {};
+      return type_reason(device, node, "needs a float source and result and an F32 mask");
+    case Op::rope:
+      if (is_float(a->type) && is_float(node.type) && b->type == DType::I32) return {};
+      return type_reason(device, node, "needs a float source and result and I32 positions");
+    case Op::get_rows:
+      if (is_float(a->type) && b->type == DType::I32 && node.type == DType::F32) return {};
+      return type_reason(device, node, "needs a float table, I32 indices and an F32 result");
+    case Op::mul_mat:
+      if (is_float(a->type) && b->type == DType::F32 && node.type == DType::F32) return {};
+      return type_reason(device, node, "needs F32, F16 or BF16 weights, F32 activations and an F32 result");
+    default:
+      return fmt::format("{} has no kernel for op {}", device, op_name(node.op));
+  }
+}
+
+// A kernel binds each tensor as one storage-buffer range and indexes it with 32-bit integers.
+std::string size_reason(const VulkanDeviceInfo& info, const std::string& device, const Tensor& node,
+                        const Tensor& t) {
+  const uint32_t range = info.props.limits.maxStorageBufferRange;
+  if (t.nbytes() > range) {
+    return fmt::format(
+        "{}: {} needs tensor '{}' ({} {}, {} bytes) in one storage binding, above the device's "
+        "maxStorageBufferRange of {} bytes",
+        device, op_name(node.op), t.name, dtype_name(t.type), t.shape_string(), t.nbytes(), range);
+  }
+  if (t.nelements() > std::numeric_limits<uint32_t>::max()) {
+    return fmt::format("{}: {} tensor '{}' has {} elements; kernels index at most 2^32 - 1", device,
+                       op_name(node.op), t.name, t.nelements());
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string vulkan_unsupported_reason(const VulkanDeviceInfo& info, const std::string& device,
+                                      const Tensor& node) {
+  if (node.op == Op::none || op_is_view(node.op)) return {};
+  if (!info.storage_buffer_16bit) {
+    return fmt::format(
+        "{} ('{}') lacks storageBuffer16BitAccess, which every bk Vulkan kernel needs to read F16 / BF16 "
+        "data; update the driver",
+        device, info.props.deviceName);
+  }
+  if (std::string why = dtype_reason(device, node); !why.empty()) return why;
+  if (std::string why = size_reason(info, device, node, node); !why.empty()) return why;
+  for (const Tensor* s : node.src) {
+    if (s == nullptr) continue;
+    if (std::string why = size_reason(info, device, node, *s); !why.empty()) return why;
+  }
+  return {};
+}
+
+}  // namespace bk

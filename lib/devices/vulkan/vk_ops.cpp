@@ -1,0 +1,149 @@
+#include "devices/vulkan/vk_ops.h"
+
+#include "core/ops.h"
+#include "devices/vulkan/vk_context.h"
+#include "devices/vulkan/vk_dispatch.h"
+
+namespace bk {
+namespace {
+
+constexpr uint32_t kElementGroup = 256;  // local_size_x of the element-wise kernels
+constexpr uint32_t kMatTile = 64;        // kTileM = kTileN of mul_mat.comp
+constexpr uint32_t kLaneRows = 64;       // kRows of mul_mat_lanes.comp
+constexpr uint32_t kLaneCols = 8;        // kCols of mul_mat_lanes.comp
+
+uint32_t ceil_div(int64_t n, uint32_t d) { return static_cast<uint32_t>((n + d - 1) / d); }
+
+// a, b (optional) and d's layouts and dtypes; b's dtype defaults to a's.
+VulkanKernelArgs args_for(const Tensor& a, const Tensor* b, const Tensor& d, uint32_t variant = 0) {
+  VulkanKernelArgs args;
+  vulkan_set_layout(args.ne_a, args.nb_a, a);
+  if (b != nullptr) vulkan_set_layout(args.ne_b, args.nb_b, *b);
+  vulkan_set_layout(args.ne_d, args.nb_d, d);
+  args.types = vulkan_pack_types(a.type, b != nullptr ? b->type : a.type, d.type, variant);
+  return args;
+}
+
+void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, float f0 = 0) {
+  const Tensor& a = *node.src[0];
+  const Tensor* b = node.src[1];
+  VulkanKernelArgs args = args_for(a, b, node);
+  args.f0 = f0;
+  rec.dispatch_rows(kernel, args, {&a, b, &node}, static_cast<uint64_t>(a.ne[0]),
+                    static_cast<uint64_t>(a.nrows()), kElementGroup);
+}
+
+void record_rows(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, const Tensor* b, float f0,
+                 uint32_t u0) {
+  const Tensor& a = *node.src[0];
+  VulkanKernelArgs args = args_for(a, b, node);
+  args.f0 = f0;
+  args.u0 = u0;
+  rec.dispatch_items(kernel, args, {&a, b, &node}, static_cast<uint64_t>(a.nrows()), 1);
+}
+
+void record_rope(VulkanRecorder& rec, const Tensor& node) {
+  const Tensor& a = *node.src[0];
+  const Tensor& pos = *node.src[1];
+  const RopeParams p = rope_params(node);
+  VulkanKernelArgs args = args_for(a, &pos, node, p.mode == RopeMode::neox ? 1 : 0);
+  args.f0 = p.freq_base;
+  args.u0 = static_cast<uint32_t>(p.n_dims);
+  rec.dispatch_items(VulkanKernel::rope, args, {&a, &pos, &node}, static_cast<uint64_t>(a.nelements()),
+                     kElementGroup);
+}
+
+void record_copy(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, const Tensor* b) {
+  const Tensor& a = *node.src[0];
+  const VulkanKernelArgs args = args_for(a, b, node);
+  rec.dispatch_items(kernel, args, {&a, b, &node}, static_cast<uint64_t>(node.nelements()), kElementGroup);
+}
+
+// Shared-memory tiles suit GPUs; on CPU devices (lavapipe) the lane kernel is several times
+// faster (see mul_mat_lanes.comp).
+bool use_lanes(const VulkanContext& ctx) {
+  switch (ctx.options().mul_mat) {
+    case VulkanMulMatKernel::tiled:
+      return false;
+    case VulkanMulMatKernel::lanes:
+      return true;
+    case VulkanMulMatKernel::automatic:
+      break;
+  }
+  return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+VulkanKernel mul_mat_kernel(DType w, bool lanes) {
+  switch (w) {
+    case DType::F16:
+      return lanes ? VulkanKernel::mul_mat_lanes_f16 : VulkanKernel::mul_mat_f16;
+    case DType::BF16:
+      return lanes ? VulkanKernel::mul_mat_lanes_bf16 : VulkanKernel::mul_mat_bf16;
+    default:
+      return lanes ? VulkanKernel::mul_mat_lanes_f32 : VulkanKernel::mul_mat_f32;
+  }
+}
+
+// The lane kernel's vec4 path: K contiguous in both operands, every stride a multiple of 4
+// elements and the data at a multiple of 4 elements. Buffers and chunks start page-aligned,
+// so the address decides the offset in the bound range too (whatever the binding alignment).
+bool vec4_layout(const Tensor& t) {
+  const size_t esize = dtype_size(t.type);
+  if (t.nb[0] != esize || t.ne[0] % 4 != 0) return false;
+  for (size_t i = 1; i < kMaxDims; ++i) {
+    if (t.nb[i] / esize % 4 != 0) return false;
+  }
+  return reinterpret_cast<uintptr_t>(t.data) % (4 * esize) == 0;
+}
+
+void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
+  const Tensor& w = *node.src[0];
+  const Tensor& x = *node.src[1];
+  const bool lanes = use_lanes(rec.context());
+  const VulkanKernelArgs args = args_for(w, &x, node, lanes && vec4_layout(w) && vec4_layout(x) ? 1 : 0);
+  const uint32_t rows = lanes ? kLaneRows : kMatTile;
+  const uint32_t cols = lanes ? kLaneCols : kMatTile;
+  rec.dispatch_tiles(
+      mul_mat_kernel(w.type, lanes), args, {&w, &x, &node},
+      {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});
+}
+
+}  // namespace
+
+void vulkan_record_node(VulkanRecorder& rec, const Tensor& node) {
+  if (node.nelements() == 0) return;
+  switch (node.op) {
+    case Op::add:
+      return record_elementwise(rec, VulkanKernel::add, node);
+    case Op::mul:
+      return record_elementwise(rec, VulkanKernel::mul, node);
+    case Op::scale:
+      return record_elementwise(rec, VulkanKernel::scale, node, scale_factor(node));
+    case Op::silu:
+      return record_elementwise(rec, VulkanKernel::silu, node);
+    case Op::gelu:
+      return record_elementwise(rec, VulkanKernel::gelu, node);
+    case Op::mul_mat:
+      return record_mul_mat(rec, node);
+    case Op::rms_norm:
+      return record_rows(rec, VulkanKernel::rms_norm, node, nullptr, rms_norm_eps(node), 0);
+    case Op::soft_max:
+      return record_rows(rec, VulkanKernel::soft_max, node, node.src[1], soft_max_scale(node),
+                         node.src[1] != nullptr ? 1 : 0);
+    case Op::rope:
+      return record_rope(rec, node);
+    case Op::get_rows:
+      return record_copy(rec, VulkanKernel::get_rows, node, node.src[1]);
+    case Op::cpy:
+    case Op::cont:
+      return record_copy(rec, VulkanKernel::cpy, node, nullptr);
+    case Op::none:
+    case Op::reshape:
+    case Op::view:
+    case Op::permute:
+    case Op::transpose:
+      return;
+  }
+}
+
+}  // namespace bk

@@ -1,0 +1,132 @@
+#include "devices/vulkan/vk_pipelines.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
+#include "core/error.h"
+#include "devices/vulkan/vk_context.h"
+#include "devices/vulkan/vk_error.h"
+#include "devices/vulkan/vk_kernel_args.h"
+#include "devices/vulkan/vk_shader_blobs.h"
+
+namespace bk {
+namespace {
+
+constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
+    "add",
+    "mul",
+    "scale",
+    "silu",
+    "gelu",
+    "rms_norm",
+    "soft_max",
+    "rope",
+    "get_rows",
+    "cpy",
+    "mul_mat_f32",
+    "mul_mat_f16",
+    "mul_mat_bf16",
+    "mul_mat_lanes_f32",
+    "mul_mat_lanes_f16",
+    "mul_mat_lanes_bf16",
+};
+
+// SPIR-V words must be 4-byte aligned: copy the embedded bytes rather than alias them.
+std::vector<uint32_t> spirv_words(VulkanKernel kernel) {
+  const std::string_view name = vulkan_kernel_name(kernel);
+  for (const VulkanShaderBlob& blob : vulkan_shader_blobs()) {
+    if (blob.name != name) continue;
+    std::vector<uint32_t> words(blob.size / 4);
+    std::memcpy(words.data(), blob.code, words.size() * 4);
+    return words;
+  }
+  throw Error(ErrorCode::not_found,
+              fmt::format("the Vulkan plugin was built without the SPIR-V of kernel '{}'; rebuild it", name));
+}
+
+}  // namespace
+
+std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept {
+  return kNames[static_cast<size_t>(kernel)];
+}
+
+VulkanPipelines::VulkanPipelines(VulkanContext& ctx) : ctx_(ctx) {
+  std::array<VkDescriptorSetLayoutBinding, kBindings> bindings{};
+  for (uint32_t i = 0; i < kBindings; ++i) {
+    bindings[i].binding = i;
+    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[i].descriptorCount = 1;
+    bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo set{};
+  set.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  set.bindingCount = kBindings;
+  set.pBindings = bindings.data();
+  vk_check(ctx.fn().vkCreateDescriptorSetLayout(ctx.device(), &set, nullptr, &set_layout_),
+           "vkCreateDescriptorSetLayout", ctx.name());
+
+  VkPushConstantRange push{};
+  push.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  push.size = sizeof(VulkanKernelArgs);
+  VkPipelineLayoutCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  info.setLayoutCount = 1;
+  info.pSetLayouts = &set_layout_;
+  info.pushConstantRangeCount = 1;
+  info.pPushConstantRanges = &push;
+  const VkResult result = ctx.fn().vkCreatePipelineLayout(ctx.device(), &info, nullptr, &layout_);
+  if (result != VK_SUCCESS) ctx.fn().vkDestroyDescriptorSetLayout(ctx.device(), set_layout_, nullptr);
+  vk_check(result, "vkCreatePipelineLayout", ctx.name());
+}
+
+VulkanPipelines::~VulkanPipelines() {
+  for (VkPipeline p : pipelines_) {
+    if (p != VK_NULL_HANDLE) ctx_.fn().vkDestroyPipeline(ctx_.device(), p, nullptr);
+  }
+  ctx_.fn().vkDestroyPipelineLayout(ctx_.device(), layout_, nullptr);
+  ctx_.fn().vkDestroyDescriptorSetLayout(ctx_.device(), set_layout_, nullptr);
+}
+
+VkPipeline VulkanPipelines::get(VulkanKernel kernel) {
+  std::lock_guard lock(mutex_);
+  VkPipeline& slot = pipelines_[static_cast<size_t>(kernel)];
+  if (slot == VK_NULL_HANDLE) slot = create(kernel);
+  return slot;
+}
+
+size_t VulkanPipelines::created() const {
+  std::lock_guard lock(mutex_);
+  size_t n = 0;
+  for (VkPipeline p : pipelines_) n += p != VK_NULL_HANDLE ? 1 : 0;
+  return n;
+}
+
+VkPipeline VulkanPipelines::create(VulkanKernel kernel) const {
+  const std::vector<uint32_t> words = spirv_words(kernel);
+  const std::string what = fmt::format("kernel '{}'", vulkan_kernel_name(kernel));
+  VkShaderModuleCreateInfo module_info{};
+  module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  module_info.codeSize = words.size() * 4;
+  module_info.pCode = words.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  vk_check(ctx_.fn().vkCreateShaderModule(ctx_.device(), &module_info, nullptr, &module),
+           "vkCreateShaderModule", ctx_.name(), what);
+
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.layout = layout_;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  const VkResult result =
+      ctx_.fn().vkCreateComputePipelines(ctx_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  ctx_.fn().vkDestroyShaderModule(ctx_.device(), module, nullptr);
+  vk_check(result, "vkCreateComputePipelines", ctx_.name(), what);
+  return pipeline;
+}
+
+}  // namespace bk

@@ -1,0 +1,72 @@
+#pragma once
+// VulkanPipelines: the compute pipelines of one logical device, created lazily and cached.
+//
+// All kernels share one descriptor-set layout (three storage buffers: 0 = a, 1 = b, 2 = d)
+// and one pipeline layout (VulkanKernelArgs as push constants), created with this object. A
+// kernel's VkPipeline is created from its embedded SPIR-V on its first get() and kept until
+// the context goes; listing devices or creating a context for transfers compiles nothing.
+//
+// Owned by VulkanContext. Threading: get() may be called from any thread.
+
+#include <array>
+#include <cstddef>
+#include <mutex>
+#include <string_view>
+
+#include "devices/vulkan/vk_api.h"
+
+namespace bk {
+
+class VulkanContext;
+
+enum class VulkanKernel {
+  add,
+  mul,
+  scale,
+  silu,
+  gelu,
+  rms_norm,
+  soft_max,
+  rope,
+  get_rows,
+  cpy,
+  mul_mat_f32,
+  mul_mat_f16,
+  mul_mat_bf16,
+  mul_mat_lanes_f32,
+  mul_mat_lanes_f16,
+  mul_mat_lanes_bf16,
+};
+inline constexpr size_t kVulkanKernelCount = static_cast<size_t>(VulkanKernel::mul_mat_lanes_bf16) + 1;
+// The name of the kernel's embedded SPIR-V ("add", "mul_mat_f16").
+std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept;
+
+class VulkanPipelines {
+ public:
+  // Creates the layouts. Throws Error from vk_check naming the device.
+  explicit VulkanPipelines(VulkanContext& ctx);
+  ~VulkanPipelines();
+  VulkanPipelines(const VulkanPipelines&) = delete;
+  VulkanPipelines& operator=(const VulkanPipelines&) = delete;
+
+  // The kernel's pipeline, created on first call. Throws Error(device_error) when the driver
+  // rejects the shader, Error(not_found) when the plugin lacks its SPIR-V.
+  VkPipeline get(VulkanKernel kernel);
+  VkPipelineLayout layout() const noexcept { return layout_; }
+  VkDescriptorSetLayout set_layout() const noexcept { return set_layout_; }
+  // Number of kernel pipelines created so far.
+  size_t created() const;
+
+  static constexpr uint32_t kBindings = 3;
+
+ private:
+  VkPipeline create(VulkanKernel kernel) const;
+
+  VulkanContext& ctx_;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  mutable std::mutex mutex_;
+  std::array<VkPipeline, kVulkanKernelCount> pipelines_{};
+};
+
+}  // namespace bk

@@ -1,0 +1,87 @@
+#include "sched/sched_report.h"
+
+#include <fmt/format.h>
+
+#include "sched/sched_explain.h"
+#include "sched/scheduler.h"
+
+namespace bk {
+namespace {
+
+const char* leaf_kind(const Tensor& t) {
+  if (t.has_flag(kTensorWeight)) return "weight";
+  if (t.has_flag(kTensorInput)) return "input";
+  return "constant";
+}
+
+LeafReport leaf_report(const Scheduler& sched, int32_t id) {
+  const SchedState& s = sched.state();
+  const Decision& d = s.decision[static_cast<size_t>(id)];
+  LeafReport r;
+  r.tensor = &s.graph->tensor(id);
+  r.kind = leaf_kind(*r.tensor);
+  r.backend = d.backend;
+  r.cause = d.cause;
+  r.sentence = node_sentence(s, id);
+  const BufferType* fixed = s.fixed[static_cast<size_t>(id)];
+  r.memory = fixed != nullptr ? fixed->name()
+                              : sched.backends()[static_cast<size_t>(d.backend)].compute_type->name();
+  return r;
+}
+
+NodeReport node_report(const SchedState& s, int32_t index) {
+  const int32_t id = s.graph->node_id(index);
+  const Decision& d = s.decision[static_cast<size_t>(id)];
+  NodeReport r;
+  r.index = index;
+  r.tensor = &s.graph->tensor(id);
+  r.backend = d.backend;
+  r.cause = d.cause;
+  r.sentence = node_sentence(s, id);
+  for (int b = 0; b < d.backend; ++b) r.passed_over.push_back(passed_over(s, id, b));
+  return r;
+}
+
+SplitReport split_report(const Scheduler& sched, size_t index, std::vector<NodeReport>& nodes) {
+  const SplitPlan& plan = sched.split_plan();
+  const Split& split = plan.splits[index];
+  SplitReport r;
+  r.backend = split.backend;
+  r.first_node = split.begin;
+  r.last_node = split.end - 1;
+  for (int32_t i = split.begin; i < split.end; ++i) {
+    NodeReport& node = nodes[static_cast<size_t>(i)];
+    node.split = static_cast<int>(index);
+    r.computing_nodes += op_is_view(node.tensor->op) ? 0 : 1;
+  }
+  for (int32_t k = split.input_begin; k < split.input_end; ++k) {
+    const SplitInput& in = plan.inputs[static_cast<size_t>(k)];
+    r.inputs.push_back({&sched.sched_graph().tensor(in.tensor), in.from, in.to, in.bytes});
+  }
+  r.compute_bytes = sched.split_compute_bytes(index);
+  return r;
+}
+
+}  // namespace
+
+SchedReport make_report(const Scheduler& sched) {
+  const SchedState& s = sched.state();
+  SchedReport report;
+  for (const SchedBackend& b : sched.backends()) report.backends.push_back(b.device->name());
+  report.nodes_per_backend.assign(report.backends.size(), 0);
+  for (int32_t id = 0; id < s.graph->leaf_count(); ++id) report.leafs.push_back(leaf_report(sched, id));
+  for (int32_t i = 0; i < s.graph->node_count(); ++i) {
+    report.nodes.push_back(node_report(s, i));
+    ++report.nodes_per_backend[static_cast<size_t>(report.nodes.back().backend)];
+  }
+  for (size_t k = 0; k < sched.split_plan().splits.size(); ++k)
+    report.splits.push_back(split_report(sched, k, report.nodes));
+  report.copies = sched.split_plan().inputs.size();
+  report.bytes_copied = sched.split_plan().bytes_copied();
+  report.planned = sched.memory_plan() != nullptr;
+  for (size_t b = 0; b < report.backends.size(); ++b)
+    report.compute_buffer_bytes.push_back(sched.compute_buffer_size(b));
+  return report;
+}
+
+}  // namespace bk

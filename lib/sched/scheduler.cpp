@@ -1,0 +1,173 @@
+// Scheduler: construction, schedule, reserve and allocation. Compute is in sched_compute.cpp.
+#include "sched/scheduler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/tensor.h"
+#include "sched/passes.h"
+
+namespace bk {
+namespace {
+
+std::vector<SchedBackend> describe_backends(const std::vector<Backend*>& backends) {
+  if (backends.empty())
+    throw Error(ErrorCode::invalid_argument, "the scheduler needs at least one backend (the CPU)");
+  std::vector<SchedBackend> out;
+  for (Backend* b : backends) {
+    if (b == nullptr) throw Error(ErrorCode::invalid_argument, "the scheduler was given a null backend");
+    for (const SchedBackend& seen : out) {
+      if (seen.backend == b) {
+        throw Error(ErrorCode::invalid_argument, fmt::format("backend {} is listed twice", b->name()));
+      }
+    }
+    out.push_back({b, &b->device(), &b->device().buffer_type()});
+  }
+  if (out.back().device->type() != DeviceType::cpu) {
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format("the last backend must be a CPU device (the fallback for every op), not {}; list the "
+                    "CPU last",
+                    out.back().device->name()));
+  }
+  return out;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(std::vector<Backend*> backends, SchedOptions options)
+    : backends_(describe_backends(backends)), options_(options) {
+  if (options_.copies < 1) {
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format("the scheduler needs at least 1 copy of each split input, got {}", options_.copies));
+  }
+  pending_reader_.assign(backends_.size(), -1);
+}
+
+Scheduler::~Scheduler() { allocator_.release_placements(); }
+
+void Scheduler::pin(const Tensor& tensor, size_t backend) {
+  if (backend >= backends_.size()) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("cannot pin '{}' to backend {}: there are {} backends", tensor.name, backend,
+                            backends_.size()));
+  }
+  pins_.emplace_back(&tensor, static_cast<int>(backend));
+}
+
+void Scheduler::clear_pins() noexcept { pins_.clear(); }
+
+void Scheduler::assume_buffer(const Tensor& tensor, const BufferType& type) {
+  homes_.emplace_back(&tensor, &type);
+}
+
+void Scheduler::schedule(Graph& graph) {
+  allocator_.release_placements();
+  planned_ = allocated_ = false;
+  split_graphs_.clear();
+  graph_ = &graph;
+  sgraph_.build(graph);
+  state_.prepare(sgraph_, backends_, options_, pins_, homes_);
+  run_passes(state_);
+  pass_splits(state_, plan_);
+}
+
+void Scheduler::prepare_copies() {
+  const size_t needed = plan_.inputs.size() * static_cast<size_t>(options_.copies);
+  while (copy_pool_.size() < needed) copy_pool_.push_back(std::make_unique<Tensor>());
+  extras_.clear();
+  for (size_t k = 0; k < plan_.inputs.size(); ++k) {
+    const SplitInput& input = plan_.inputs[k];
+    const Tensor& src = sgraph_.tensor(input.tensor);
+    for (int c = 0; c < options_.copies; ++c) {
+      Tensor& copy = input_copy(k, c);
+      copy = Tensor{};
+      copy.type = src.type;
+      copy.ne = src.ne;
+      copy.nb = src.nb;
+      copy.flags = kTensorInput;
+      copy.name = src.name;
+      copy.name += '@';
+      copy.name += backends_[static_cast<size_t>(input.to)].device->name();
+      if (options_.copies > 1) copy.name += fmt::format("#{}", c);
+      extras_.push_back({&copy, input.to});
+    }
+  }
+}
+
+AllocRequest Scheduler::alloc_request() {
+  arenas_.clear();
+  for (const SchedBackend& b : backends_) arenas_.push_back(b.compute_type);
+  const auto n = static_cast<size_t>(sgraph_.size());
+  arena_of_.assign(n, -1);
+  for (int32_t id = 0; id < sgraph_.size(); ++id) {
+    if (state_.fixed[static_cast<size_t>(id)] == nullptr && sgraph_.storage(id) == id) {
+      arena_of_[static_cast<size_t>(id)] = state_.backend(id);
+    }
+  }
+  copied_.assign(n, 0);
+  for (const SourceRewire& r : plan_.rewires)
+    copied_[static_cast<size_t>(r.node)] |= static_cast<uint8_t>(1u << r.slot);
+  prepare_copies();
+  reads_.clear();
+  for (const Split& split : plan_.splits) {
+    for (int32_t k = split.input_begin; k < split.input_end; ++k) {
+      reads_.push_back({split.begin, plan_.inputs[static_cast<size_t>(k)].tensor});
+    }
+  }
+  AllocRequest r;
+  r.graph = &sgraph_;
+  r.arenas = arenas_;
+  r.arena_of = arena_of_;
+  r.copied = copied_;
+  r.extras = extras_;
+  r.reads = reads_;
+  return r;
+}
+
+std::vector<size_t> Scheduler::reserve(Graph& graph) {
+  schedule(graph);
+  const AllocPlan& p = allocator_.plan(alloc_request());
+  planned_ = true;
+  std::vector<size_t> sizes(backends_.size());
+  for (size_t b = 0; b < sizes.size(); ++b) sizes[b] = p.arena_bytes(b);
+  return sizes;
+}
+
+void Scheduler::alloc_graph(Graph& graph) {
+  schedule(graph);
+  allocator_.allocate(alloc_request());
+  planned_ = allocated_ = true;
+}
+
+size_t Scheduler::compute_buffer_size(size_t backend) const noexcept {
+  const AllocPlan* p = memory_plan();
+  return p != nullptr && backend < p->chunk_sizes.size() ? p->arena_bytes(backend) : 0;
+}
+
+size_t Scheduler::split_compute_bytes(size_t split) const noexcept {
+  const AllocPlan* p = memory_plan();
+  if (p == nullptr || split >= plan_.splits.size()) return 0;
+  const Split& s = plan_.splits[split];
+  const auto arena = static_cast<size_t>(s.backend);
+  size_t most = 0;
+  for (int32_t i = s.begin; i < s.end; ++i) most = std::max(most, p->extent_bytes(arena, i));
+  for (size_t e = 0; e < extras_.size(); ++e) {
+    const size_t input = e / static_cast<size_t>(options_.copies);
+    if (static_cast<int32_t>(input) < s.input_begin || static_cast<int32_t>(input) >= s.input_end) continue;
+    const ArenaPlace& place = p->extra_place[e];
+    size_t before = 0;
+    for (int32_t c = 0; c < place.chunk; ++c) before += p->chunk_sizes[arena][static_cast<size_t>(c)];
+    most = std::max(most, before + place.offset + extras_[e].tensor->nbytes());
+  }
+  return most;
+}
+
+Tensor& Scheduler::input_copy(size_t input, int copy) const noexcept {
+  return *copy_pool_[input * static_cast<size_t>(options_.copies) + static_cast<size_t>(copy)];
+}
+
+}  // namespace bk

@@ -1,0 +1,93 @@
+"""bkctl ops: the capability matrix as a table and as bk.ops/v1 JSON, and its errors."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bkctl_cli import CliTestCase, VERSION, run  # noqa: E402
+
+OPS = ["add", "mul", "scale", "silu", "gelu", "mul_mat", "rms_norm", "soft_max", "rope", "get_rows", "cpy", "cont",
+       "reshape", "view", "permute", "transpose"]
+DTYPES = ["f32", "f16", "bf16"]
+
+
+def expected_keys():
+    """(op, dtype, to) for every entry, in the documented order."""
+    keys = []
+    for op in OPS:
+        for dtype in DTYPES:
+            if op == "cpy":
+                keys.extend((op, dtype, to) for to in DTYPES)
+            else:
+                keys.append((op, dtype, None))
+    return keys
+
+
+class OpsJson(CliTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.all = run("ops", "--json")
+        cls.cpu = run("ops", "--device", "cpu", "--json")
+
+    def test_every_device_validates_against_the_schema(self):
+        document = self.assertJsonOutput(self.all, "bk.ops.v1.json")
+        self.assertEqual(document["bkctl_version"], VERSION)
+        names = [d["name"] for d in document["devices"]]
+        self.assertIn("CPU", names)
+        devices = self.assertJsonOutput(run("devices", "--json"), "bk.devices.v1.json")["devices"]
+        self.assertEqual(names, [d["name"] for d in devices], "every device, in registry order")
+
+    def test_each_device_lists_every_op_and_dtype_once_in_order(self):
+        document = self.assertJsonOutput(self.all, "bk.ops.v1.json")
+        for device in document["devices"]:
+            keys = [(e["op"], e["dtype"], e.get("to")) for e in device["ops"]]
+            self.assertEqual(keys, expected_keys(), device["name"])
+
+    def test_cpu_computes_everything(self):
+        document = self.assertJsonOutput(self.cpu, "bk.ops.v1.json")
+        self.assertEqual([d["name"] for d in document["devices"]], ["CPU"])
+        unsupported = [e for e in document["devices"][0]["ops"] if not e["supported"]]
+        self.assertEqual(unsupported, [], "the CPU has a kernel for every op x dtype")
+        for entry in document["devices"][0]["ops"]:
+            self.assertIsNone(entry["reason"])
+
+    def test_unsupported_entries_carry_the_devices_reason(self):
+        document = self.assertJsonOutput(self.all, "bk.ops.v1.json")
+        for device in document["devices"]:
+            for entry in device["ops"]:
+                if not entry["supported"]:
+                    self.assertTrue(entry["reason"], f"{device['name']} {entry}")
+
+
+class OpsTable(CliTestCase):
+    def test_one_row_per_probe_and_a_column_per_device(self):
+        result = run("ops", "--device", "CPU", env={"NO_COLOR": "1"})
+        self.assertOk(result)
+        lines = result.stdout.splitlines()
+        self.assertEqual(lines[0].split(), ["op", "dtype", "CPU"])
+        rows = [line.split() for line in lines[2:] if line.strip()]
+        self.assertEqual(len(rows), len(expected_keys()))
+        self.assertIn(["mul_mat", "bf16", "yes"], rows)
+        self.assertIn(["cpy", "f16->bf16", "yes"], rows)
+        self.assertNotIn("Not supported", result.stdout)
+        self.assertEqual(result.stderr, "")
+
+    def test_all_devices_by_default(self):
+        result = run("ops", env={"NO_COLOR": "1"})
+        self.assertOk(result)
+        self.assertIn("CPU", result.stdout.splitlines()[0].split())
+
+
+class OpsErrors(CliTestCase):
+    def test_unknown_device_is_not_found_with_the_device_list(self):
+        self.assertOneLineError(run("ops", "--device", "Nope9"), 3, "Nope9", "CPU")
+
+    def test_unknown_flag_is_usage(self):
+        result = run("ops", "--frobnicate")
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stdout, "")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,196 @@
+"""bkctl sched: the split summary, --verbose, --json (bk.sched/v1), graph files and their errors, --run.
+
+Multi-device decisions use simulated devices (BK_SIM_DEVICES), so these run on any machine. "host"
+is a simulated CPU-type device that declares every op: it stands in for the CPU as the fallback
+while the real CPU device lacks kernels, so that the decisions tested do not depend on them.
+"""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bkctl_cli import CliTestCase, run  # noqa: E402
+
+SIMS = "gpu0:type=gpu,ops=mul_mat+add,mem=8GiB;gpu1:type=gpu,mem=1GiB;host:type=cpu"
+SIM_ENV = {"BK_SIM_DEVICES": SIMS}
+CAUSES = {"pinned", "preallocated", "weight", "offload", "graph_input", "expand_down", "expand_up", "upgrade",
+          "best_inputs", "fallback", "view_source"}
+
+
+def sched(*args, env=SIM_ENV):
+    return run("sched", *args, env=env)
+
+
+def graph_file(tensors, outputs=("out",)):
+    return json.dumps({"schema": "bk.graph/v1", "tensors": tensors, "outputs": list(outputs)})
+
+
+GOOD_TENSORS = [
+    {"name": "x", "kind": "input", "type": "f32", "shape": [64, 8]},
+    {"name": "w", "kind": "weight", "type": "f32", "shape": [64, 64]},
+    {"name": "h", "op": "mul_mat", "src": ["w", "x"]},
+    {"name": "n", "op": "rms_norm", "src": ["h"]},
+    {"name": "out", "op": "add", "src": ["n", "h"]},
+]
+
+
+class GraphFiles:
+    """Writes graph files into a temporary directory that lives as long as the test."""
+
+    def setUp(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self._dir.cleanup)
+
+    def write(self, name, text):
+        path = os.path.join(self._dir.name, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+
+class SplitSummary(CliTestCase):
+    def test_summary_has_one_line_per_split_and_labels_simulated_devices(self):
+        result = sched("--graph", "mlp", "--devices", "gpu0,host", "--weights-on", "gpu0")
+        self.assertOk(result)
+        self.assertIn("simulated", result.stdout)
+        document = json.loads(sched("--graph", "mlp", "--devices", "gpu0,host", "--weights-on", "gpu0",
+                                    "--json").stdout)
+        rows = [line for line in result.stdout.splitlines() if line[:5].strip().isdigit()]
+        self.assertEqual(len(rows), len(document["splits"]), result.stdout)
+        for row, split in zip(rows, document["splits"]):
+            self.assertEqual(row.split()[1], split["backend"])
+
+    def test_verbose_has_a_line_per_node_with_cause_and_passed_over_reasons(self):
+        result = sched("--graph", "mlp", "--devices", "gpu0,host", "--weights-on", "gpu0", "--verbose")
+        self.assertOk(result)
+        self.assertRegex(result.stdout, r"(?m)^\s+\d+\s+\S+\s+mul_mat\s+gpu0\s+weight\s")
+        self.assertRegex(result.stdout, r"(?m)^\s+not gpu0\s+unsupported_op\s")
+
+
+class JsonReport(CliTestCase):
+    def report(self, *args):
+        return self.assertJsonOutput(sched(*args, "--json"), "bk.sched.v1.json")
+
+    def test_every_built_in_graph_validates_and_keeps_the_invariants(self):
+        for graph in ("mlp", "attention", "transformer"):
+            with self.subTest(graph=graph):
+                doc = self.report("--graph", graph, "--devices", "gpu0,gpu1,host", "--weights-split", "0.5,0.3,0.2,0")
+                self.assertEqual(doc["graph"]["name"], graph)
+                self.assertTrue(doc["backends"][0]["simulated"])
+                self.assertEqual(doc["backends"][-1]["type"], "cpu")
+                for node in doc["nodes"]:
+                    self.assertIn(node["cause"], CAUSES)
+                    self.assertTrue(node["reason"])
+                    self.assertIn(node["backend"], [b["name"] for b in doc["backends"]])
+                self.assertEqual(doc["totals"]["splits"], len(doc["splits"]))
+                copies = [(i["tensor"], s["index"]) for s in doc["splits"] for i in s["inputs"]]
+                self.assertEqual(len(copies), len(set(copies)), "a tensor is copied at most once per split")
+                self.assertEqual(doc["totals"]["copies"], len(copies))
+                self.assertEqual(doc["totals"]["bytes_copied"],
+                                 sum(i["bytes"] for s in doc["splits"] for i in s["inputs"]))
+
+    def test_pin_is_reported_as_the_cause(self):
+        doc = self.report("--graph", "mlp", "--devices", "gpu1,host", "--pin", "fc_up-0=host")
+        node = next(n for n in doc["nodes"] if n["name"] == "fc_up-0")
+        self.assertEqual(node["cause"], "pinned")
+        self.assertEqual(node["backend"], "host")
+        self.assertEqual(doc["options"]["pins"], [{"tensor": "fc_up-0", "device": "host"}])
+
+    def test_weights_on_a_device_run_their_matmuls_there(self):
+        doc = self.report("--graph", "transformer", "--layers", "1", "--devices", "gpu0,host", "--weights-on", "gpu0")
+        matmuls = [n for n in doc["nodes"] if n["op"] == "mul_mat" and n["cause"] == "weight"]
+        self.assertTrue(matmuls)
+        for n in matmuls:
+            self.assertEqual(n["backend"], "gpu0")
+
+    def test_copies_multiply_the_pipelined_inputs(self):
+        doc = self.report("--graph", "mlp", "--devices", "gpu0,host", "--weights-on", "gpu0", "--copies", "3")
+        self.assertEqual(doc["options"]["copies"], 3)
+
+
+class GraphFileInput(GraphFiles, CliTestCase):
+    def test_a_graph_file_is_scheduled_and_reported(self):
+        path = self.write("g.json", graph_file(GOOD_TENSORS))
+        doc = self.assertJsonOutput(sched("--graph-file", path, "--devices", "gpu0,host", "--json"),
+                                    "bk.sched.v1.json")
+        self.assertEqual(doc["graph"]["source"], "file")
+        self.assertEqual([n["name"] for n in doc["nodes"]], ["h", "n", "out"])
+
+    def test_the_good_file_matches_the_graph_schema(self):
+        from bkctl_cli import validate
+        validate(json.loads(graph_file(GOOD_TENSORS)), "bk.graph.v1.json")
+
+    def test_malformed_files_exit_2_naming_the_offending_tensor(self):
+        bad_shape = GOOD_TENSORS[:4] + [{"name": "out", "op": "add", "src": ["n", "w"]}]
+        cases = {
+            "bad_json": ('{"schema": "bk.graph/v1", "tensors": [', ["not valid JSON"]),
+            "unknown_op": (graph_file(GOOD_TENSORS[:4] + [{"name": "out", "op": "frob", "src": ["n"]}]),
+                           ["'out'", "frob"]),
+            "dangling": (graph_file(GOOD_TENSORS[:4] + [{"name": "out", "op": "add", "src": ["n", "nope"]}]),
+                         ["'out'", "'nope'"]),
+            "cycle": (graph_file(GOOD_TENSORS[:2] + [{"name": "h", "op": "mul_mat", "src": ["w", "out"]}] +
+                                 GOOD_TENSORS[3:]), ["cycle", "'h'"]),
+            "shape": (graph_file(bad_shape), ["'out'", "add"]),
+        }
+        for name, (text, needles) in cases.items():
+            with self.subTest(case=name):
+                path = self.write(f"{name}.json", text)
+                self.assertOneLineError(sched("--graph-file", path), 2, os.path.basename(path), *needles)
+
+    def test_missing_file_exits_2(self):
+        self.assertOneLineError(sched("--graph-file", "/nonexistent/graph.json"), 2, "/nonexistent/graph.json")
+
+
+class UsageErrors(CliTestCase):
+    def test_unknown_device_exits_3_listing_the_devices(self):
+        self.assertOneLineError(sched("--devices", "nope0,CPU"), 3, "nope0", "CPU")
+
+    def test_bad_options_exit_2(self):
+        cases = [
+            (["--graph", "nope"], ["nope", "mlp"]),
+            (["--graph", "mlp", "--graph-file", "x.json"], ["--graph-file"]),
+            (["--copies", "0"], ["--copies"]),
+            (["--dtype", "q4"], ["q4"]),
+            (["--devices", "gpu0,host", "--weights-split", "0.5"], ["--weights-split"]),
+            (["--devices", "gpu0,host", "--pin", "nope=gpu0"], ["'nope'"]),
+            (["--graph", "mlp", "--devices", "gpu0,host", "--pin", "fc_up-0=gpu1"], ["gpu1", "--devices"]),
+            (["--graph", "attention", "--hidden", "100", "--heads", "3"], ["heads"]),
+        ]
+        for args, needles in cases:
+            with self.subTest(args=args):
+                self.assertOneLineError(sched(*args), 2, *needles)
+
+    def test_a_malformed_sim_config_is_a_clear_error(self):
+        self.assertOneLineError(sched("--devices", "gpu0,CPU", env={"BK_SIM_DEVICES": "gpu0:ops=frob"}), 3,
+                                "'gpu0'", "plugin sim failed", "'frob'")
+
+
+class RunAgainstCpu(CliTestCase):
+    """--run computes on the chosen devices and on the CPU alone. Simulated devices run the CPU's
+    kernels, so this needs a CPU device that computes; while it cannot, it says so and exits 2."""
+
+    def cpu_runs(self):
+        probe = sched("--graph", "mlp", "--devices", "CPU", "--layers", "1", env={})
+        return probe.returncode == 0
+
+    def test_split_graph_matches_the_cpu(self):
+        if not self.cpu_runs():
+            self.skipTest("the CPU device cannot compute the built-in graphs yet")
+        async_sims = {"BK_SIM_DEVICES": "gpu0:ops=mul_mat+add,async=yes;gpu1:async=yes,events=no"}
+        for graph, env in [("mlp", SIM_ENV), ("attention", SIM_ENV), ("transformer", SIM_ENV),
+                           ("transformer", async_sims)]:
+            with self.subTest(graph=graph, sims=env["BK_SIM_DEVICES"]):
+                result = sched("--graph", graph, "--layers", "2", "--hidden", "64", "--batch", "4",
+                               "--devices", "gpu0,gpu1", "--weights-split", "0.5,0.3,0.2", "--copies", "2",
+                               "--run", "--json", env=env)
+                doc = self.assertJsonOutput(result, "bk.sched.v1.json")
+                self.assertTrue(doc["run"]["ok"])
+                for out in doc["run"]["outputs"]:
+                    self.assertLessEqual(out["normalized_error"], doc["run"]["limit"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,119 @@
+#include "devices/cpu/kernels/dispatch.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <string>
+
+#include "core/error.h"
+#include "devices/cpu/cpu_backend.h"
+#include "devices/cpu/cpu_features.h"
+#include "devices/cpu/cpu_reg.h"
+
+namespace bk {
+namespace {
+
+// Sets BK_CPU_ISA for one test and restores it after.
+class ScopedIsaEnv {
+ public:
+  explicit ScopedIsaEnv(const char* value) {
+    if (const char* old = std::getenv("BK_CPU_ISA")) old_ = old, had_ = true;
+    setenv("BK_CPU_ISA", value, 1);
+  }
+  ~ScopedIsaEnv() {
+    if (had_) {
+      setenv("BK_CPU_ISA", old_.c_str(), 1);
+    } else {
+      unsetenv("BK_CPU_ISA");
+    }
+  }
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
+
+Device& cpu() { return *cpu_reg().devices().at(0); }
+
+TEST(CpuDispatch, NamesRoundTrip) {
+  for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512}) {
+    EXPECT_EQ(cpu_isa_from_name(cpu_isa_name(isa)), isa);
+  }
+  EXPECT_EQ(cpu_isa_from_name("AVX2"), CpuIsa::avx2);
+  EXPECT_FALSE(cpu_isa_from_name("sse9").has_value());
+}
+
+TEST(CpuDispatch, PortableAlwaysRuns) {
+  EXPECT_TRUE(cpu_isa_available(CpuIsa::portable));
+  EXPECT_EQ(cpu_kernels(CpuIsa::portable).isa, CpuIsa::portable);
+}
+
+TEST(CpuDispatch, Avx2FollowsCpuid) {
+  const CpuFeatures& f = cpu_features();
+  if (f.arch != "x86_64") GTEST_SKIP() << "not an x86-64 build";
+  EXPECT_EQ(cpu_isa_available(CpuIsa::avx2), f.avx2 && f.fma && f.f16c);
+  if (cpu_isa_available(CpuIsa::avx2)) {
+    EXPECT_EQ(cpu_kernels(CpuIsa::avx2).isa, CpuIsa::avx2);
+  }
+}
+
+TEST(CpuDispatch, BestTierIsAvailable) { EXPECT_TRUE(cpu_isa_available(cpu_best_isa())); }
+
+TEST(CpuDispatch, UnavailableTierIsUnsupportedNamingWhatIsMissing) {
+  for (CpuIsa isa : {CpuIsa::avx2, CpuIsa::avx512}) {
+    if (cpu_isa_available(isa)) continue;
+    try {
+      cpu_kernels(isa);
+      ADD_FAILURE() << cpu_isa_name(isa) << " handed out on a CPU that cannot run it";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::unsupported);
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(cpu_isa_name(isa)), std::string::npos) << msg;
+      for (const std::string& m : cpu_isa_missing_features(isa))
+        EXPECT_NE(msg.find(m), std::string::npos) << msg;
+    }
+  }
+}
+
+TEST(CpuDispatch, EnvForcesTheTierOfNewBackends) {
+  ScopedIsaEnv env("portable");
+  EXPECT_EQ(cpu_default_isa(), CpuIsa::portable);
+  auto backend = cpu().init_backend();
+  EXPECT_EQ(dynamic_cast<CpuBackend&>(*backend).isa(), CpuIsa::portable);
+}
+
+TEST(CpuDispatch, EmptyEnvMeansBest) {
+  ScopedIsaEnv env("");
+  EXPECT_EQ(cpu_default_isa(), cpu_best_isa());
+}
+
+TEST(CpuDispatch, UnknownEnvValueIsAClearError) {
+  ScopedIsaEnv env("sse9");
+  try {
+    cpu().init_backend();
+    ADD_FAILURE() << "BK_CPU_ISA=sse9 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("BK_CPU_ISA='sse9'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("portable, avx2 or avx512"), std::string::npos) << msg;
+  }
+}
+
+TEST(CpuDispatch, SetIsaSwitchesAndRejectsUnavailable) {
+  auto backend = cpu().init_backend();
+  auto& b = dynamic_cast<CpuBackend&>(*backend);
+  b.set_isa(CpuIsa::portable);
+  EXPECT_EQ(b.isa(), CpuIsa::portable);
+  for (CpuIsa isa : {CpuIsa::avx2, CpuIsa::avx512}) {
+    if (cpu_isa_available(isa)) {
+      b.set_isa(isa);
+      EXPECT_EQ(b.isa(), isa);
+    } else {
+      EXPECT_THROW(b.set_isa(isa), Error);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bk

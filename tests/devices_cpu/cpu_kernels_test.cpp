@@ -1,0 +1,168 @@
+// The ISA tiers against each other and against double-precision answers, on the loops of the
+// kernel table and on whole ops. The conformance suite covers every op on the default tier and
+// (registered a second time with BK_CPU_ISA=portable) on the portable one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/ops.h"
+#include "cpu_graph_util.h"
+#include "devices/cpu/cpu_backend.h"
+#include "devices/cpu/kernels/dispatch.h"
+
+namespace bk {
+namespace {
+
+std::vector<CpuIsa> tiers() {
+  std::vector<CpuIsa> out;
+  for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512}) {
+    if (cpu_isa_available(isa)) out.push_back(isa);
+  }
+  return out;
+}
+
+std::vector<float> random_floats(size_t n, float lo, float hi, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+class CpuTier : public testing::TestWithParam<CpuIsa> {
+ protected:
+  const CpuKernels& k() const { return cpu_kernels(GetParam()); }
+  const CpuKernels& portable() const { return cpu_kernels(CpuIsa::portable); }
+};
+
+TEST_P(CpuTier, ElementwiseLoopsMatchPortableAtEveryTailLength) {
+  for (int64_t n = 0; n < 70; ++n) {
+    const auto a = random_floats(static_cast<size_t>(n), -6, 6, 1),
+               b = random_floats(static_cast<size_t>(n), -3, 3, 2);
+    std::vector<float> r(static_cast<size_t>(n) + 1, 42.0f), want(static_cast<size_t>(n) + 1, 42.0f);
+    k().add(a.data(), b.data(), r.data(), n);
+    portable().add(a.data(), b.data(), want.data(), n);
+    EXPECT_EQ(r, want) << "add n=" << n;
+    k().scale_add(a.data(), 0.5f, b.data(), r.data(), n);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_NEAR(r[static_cast<size_t>(i)], a[static_cast<size_t>(i)] * 0.5f + b[static_cast<size_t>(i)],
+                  1e-6f);
+    k().silu(a.data(), r.data(), n);
+    portable().silu(a.data(), want.data(), n);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_NEAR(r[static_cast<size_t>(i)], want[static_cast<size_t>(i)],
+                  2e-6f * (1 + std::fabs(want[static_cast<size_t>(i)])));
+    k().gelu(a.data(), r.data(), n);
+    portable().gelu(a.data(), want.data(), n);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_NEAR(r[static_cast<size_t>(i)], want[static_cast<size_t>(i)],
+                  2e-6f * (1 + std::fabs(want[static_cast<size_t>(i)])));
+    EXPECT_EQ(r[static_cast<size_t>(n)], 42.0f) << "wrote past the end, n=" << n;
+    if (n > 0) {
+      EXPECT_EQ(k().max(a.data(), n), portable().max(a.data(), n));
+      EXPECT_NEAR(k().sum_squares(a.data(), n), portable().sum_squares(a.data(), n), 1e-4);
+      EXPECT_NEAR(k().exp_sum(a.data(), 6.0f, r.data(), n),
+                  portable().exp_sum(a.data(), 6.0f, want.data(), n), 1e-4);
+    }
+  }
+}
+
+TEST_P(CpuTier, ExpOfMinusInfinityIsZero) {
+  const float a[3] = {-std::numeric_limits<float>::infinity(), 0.0f, -std::numeric_limits<float>::infinity()};
+  float r[3];
+  EXPECT_DOUBLE_EQ(k().exp_sum(a, 0.0f, r, 3), 1.0);
+  EXPECT_EQ(r[0], 0.0f);
+  EXPECT_EQ(r[2], 0.0f);
+}
+
+TEST_P(CpuTier, ConversionsRoundLikeCore) {
+  // Ties, subnormals, overflow to infinity, infinities and NaN among random values.
+  std::vector<float> v = random_floats(300, -70000, 70000, 3);
+  for (float x :
+       {0.0f, -0.0f, 1.0f + 0x1p-11f, 1.0f + 3 * 0x1p-11f, 1.0f + 0x1p-8f, 3e-8f, 6e-5f, 65519.0f, 65520.0f,
+        1e30f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+    v.push_back(x);
+  }
+  const int64_t n = static_cast<int64_t>(v.size());
+  std::vector<uint16_t> h(v.size()), b(v.size());
+  k().f32_to_f16(v.data(), h.data(), n);
+  k().f32_to_bf16(v.data(), b.data(), n);
+  for (size_t i = 0; i < v.size(); ++i) {
+    EXPECT_EQ(h[i], f32_to_f16(v[i])) << v[i];
+    EXPECT_EQ(b[i], f32_to_bf16(v[i])) << v[i];
+  }
+  std::vector<float> back(v.size());
+  k().f16_to_f32(h.data(), back.data(), n);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(back[i], f16_to_f32(h[i]));
+  k().bf16_to_f32(b.data(), back.data(), n);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(back[i], bf16_to_f32(b[i]));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  k().f32_to_f16(&nan, h.data(), 1);
+  k().f32_to_bf16(&nan, b.data(), 1);
+  EXPECT_TRUE(std::isnan(f16_to_f32(h[0])));
+  EXPECT_TRUE(std::isnan(bf16_to_f32(b[0])));
+}
+
+// mul_mat through the backend on this tier, against a double-precision product, on sizes that
+// take the dot-product path (n <= 32) and the packed GEMM with edge tiles.
+void check_mul_mat(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k, int threads) {
+  GraphBuilder g;
+  Tensor& w = g.weight(wtype, {k, m, 1, 1}, "w");
+  Tensor& x = g.input(DType::F32, {k, n, 1, 1}, "x");
+  Tensor& r = ops::mul_mat(g, w, x);
+  Graph graph = g.build({&r});
+  test::CpuGraph placed(graph);
+  const auto wv = random_floats(static_cast<size_t>(k * m), -1, 1, 5),
+             xv = random_floats(static_cast<size_t>(k * n), -1, 1, 6);
+  for (int64_t i = 0; i < k * m; ++i) test::CpuGraph::set(w, i, wv[static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < k * n; ++i) test::CpuGraph::set(x, i, xv[static_cast<size_t>(i)]);
+  auto backend = test::cpu_device().init_backend();
+  auto& cpu = dynamic_cast<CpuBackend&>(*backend);
+  cpu.set_isa(isa);
+  cpu.set_threads(threads);
+  backend->compute(graph);
+  double err = 0, norm = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < m; ++i) {
+      double want = 0;
+      for (int64_t t = 0; t < k; ++t)
+        want += static_cast<double>(test::CpuGraph::get(w, i * k + t)) * test::CpuGraph::get(x, j * k + t);
+      const double got = test::CpuGraph::get(r, j * m + i);
+      ASSERT_TRUE(std::isfinite(got)) << "unwritten or non-finite at " << i << "," << j;
+      err += (got - want) * (got - want);
+      norm += want * want;
+    }
+  }
+  EXPECT_LT(err / norm, 1e-10) << cpu_isa_name(isa) << " " << dtype_name(wtype) << " " << m << "x" << n << "x"
+                               << k;
+}
+
+TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
+  for (DType wt : {DType::F32, DType::F16, DType::BF16}) {
+    check_mul_mat(GetParam(), wt, 37, 5, 300, 2);    // dot-product path
+    check_mul_mat(GetParam(), wt, 45, 31, 77, 2);    // dot-product path, every column-group remainder
+    check_mul_mat(GetParam(), wt, 70, 45, 300, 2);   // GEMM, edge tiles both ways, two k blocks
+    check_mul_mat(GetParam(), wt, 300, 110, 65, 3);  // several compute blocks
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Available, CpuTier, testing::ValuesIn(tiers()),
+                         [](const testing::TestParamInfo<CpuIsa>& p) {
+                           return std::string(cpu_isa_name(p.param));
+                         });
+
+TEST(CpuTiers, Avx512IsTestedOrSkippedWithAReason) {
+  if (!cpu_isa_available(CpuIsa::avx512)) {
+    GTEST_SKIP() << "no avx512 tier here: "
+                 << (cpu_isa_missing_features(CpuIsa::avx512).empty() ? "this build does not compile one"
+                                                                      : "the CPU lacks some of its features");
+  }
+  SUCCEED() << "avx512 runs in CpuTier/Available.avx512";
+}
+
+}  // namespace
+}  // namespace bk
