@@ -12,10 +12,8 @@ threads=${1:-2}
 reps=${2:-5}
 build=${BK_BENCH_BUILD:-build-bench-cpu}
 
-if ! pkg-config --exists openblas; then
-  echo "bench-cpu: OpenBLAS not found (pkg-config openblas); install libopenblas-dev" >&2
-  exit 3
-fi
+scripts/install-packages.sh cmake ninja-build g++ pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
+  libhwloc-dev libvulkan-dev glslc libopenblas-dev
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBK_BUILD_TESTS=OFF -DBK_CUDA=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target bench_cpu >/dev/null
 echo "bench-cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), OpenBLAS $(pkg-config --modversion openblas)," \
