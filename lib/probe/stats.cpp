@@ -1,0 +1,49 @@
+#include "probe/stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace bk {
+
+namespace {
+
+double median_of_sorted(const std::vector<double>& sorted) {
+  const size_t n = sorted.size();
+  return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+double coefficient_of_variation(const std::vector<double>& values, double mean) {
+  if (values.size() < 2 || mean == 0) return 0;
+  double squares = 0;
+  for (double v : values) squares += (v - mean) * (v - mean);
+  return std::sqrt(squares / static_cast<double>(values.size() - 1)) / std::fabs(mean);
+}
+
+}  // namespace
+
+SampleStats summarize(std::span<const double> samples) {
+  if (samples.empty()) throw Error(ErrorCode::invalid_argument, "summarize: no samples");
+  std::vector<double> sorted(samples.begin(), samples.end());
+  double sum = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (!std::isfinite(sorted[i])) {
+      throw Error(ErrorCode::invalid_argument, "summarize: sample " + std::to_string(i) + " is not finite");
+    }
+    sum += sorted[i];
+  }
+  std::sort(sorted.begin(), sorted.end());
+  SampleStats stats;
+  stats.count = sorted.size();
+  stats.median = median_of_sorted(sorted);
+  stats.min = sorted.front();
+  stats.max = sorted.back();
+  stats.mean = sum / static_cast<double>(sorted.size());
+  stats.cv = coefficient_of_variation(sorted, stats.mean);
+  return stats;
+}
+
+}  // namespace bk
