@@ -22,10 +22,14 @@ Buffer& buffer_of(const Tensor& tensor, const char* what) {
 
 const char* device_type_name(DeviceType type) noexcept {
   switch (type) {
-    case DeviceType::cpu: return "cpu";
-    case DeviceType::gpu: return "gpu";
-    case DeviceType::igpu: return "igpu";
-    case DeviceType::accel: return "accel";
+    case DeviceType::cpu:
+      return "cpu";
+    case DeviceType::gpu:
+      return "gpu";
+    case DeviceType::igpu:
+      return "igpu";
+    case DeviceType::accel:
+      return "accel";
   }
   return "cpu";
 }
@@ -49,9 +53,10 @@ bool Device::offload_op(const Tensor& /*node*/) const { return false; }
 BufferType* Device::host_buffer_type() { return nullptr; }
 
 std::unique_ptr<Buffer> Device::buffer_from_host_ptr(void* /*ptr*/, size_t size) {
-  throw Error(ErrorCode::unsupported,
-              fmt::format("{} cannot wrap host memory ({} bytes) as a buffer; allocate from its buffer type instead",
-                          name(), size));
+  throw Error(
+      ErrorCode::unsupported,
+      fmt::format("{} cannot wrap host memory ({} bytes) as a buffer; allocate from its buffer type instead",
+                  name(), size));
 }
 
 std::unique_ptr<Event> Device::create_event() {
@@ -66,11 +71,18 @@ void Backend::get_tensor_async(const Tensor& tensor, void* dst, size_t offset, s
   buffer_of(tensor, "get_tensor_async").get_tensor(tensor, dst, offset, size);
 }
 
-bool Backend::copy_tensor_async(Backend& /*src_backend*/, const Tensor& /*src*/, Tensor& /*dst*/) { return false; }
+bool Backend::copy_tensor_async(Backend& /*src_backend*/, const Tensor& /*src*/, Tensor& /*dst*/) {
+  return false;
+}
 
 void Backend::synchronize() {}
 
 void Backend::wait(Event& event) { event.synchronize(); }
+
+double Backend::run_peak_kernel(DType type, double /*flops*/) {
+  throw Error(ErrorCode::unsupported,
+              device().name() + " has no peak-arithmetic kernel for " + std::string(dtype_name(type)));
+}
 
 void* BackendReg::proc_address(const std::string& /*name*/) { return nullptr; }
 

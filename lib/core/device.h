@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/buffer.h"
+#include "core/dtype.h"
 
 namespace bk {
 
@@ -117,6 +118,14 @@ class Backend {
 
   // Makes this stream wait until the event has been reached (by its own stream).
   virtual void wait(Event& event);
+
+  // The peak-arithmetic probe behind bkctl bench's roofline: runs a kernel of independent
+  // multiply-add chains in `type` (F32, F16, BF16) on every compute unit the device has, sized
+  // to perform about `flops` floating-point operations (a multiply-add counts two), and waits
+  // for it. Returns the exact number performed, which the caller divides by its own timing.
+  // Nothing is read or written outside the device's private scratch. Throws Error(unsupported)
+  // with the reason where the device has no such kernel (the default) or no such arithmetic.
+  virtual double run_peak_kernel(DType type, double flops);
 };
 
 class Event {
