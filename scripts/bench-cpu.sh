@@ -5,7 +5,8 @@
 #
 #   scripts/bench-cpu.sh [threads=2] [reps=5]
 #   BK_BENCH_BUILD=build-bench-cpu   build directory (Release, kept between runs)
-#   BK_CPU_ISA=portable|avx2|avx512  force our kernel tier (default: the best this CPU runs)
+#   BK_CPU_ISA=portable|avx2|avx512|amx  force our kernel tier (default: the best this CPU runs;
+#                                        avx512 turns AMX off)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${1:-2}

@@ -36,7 +36,7 @@ class ScopedIsaEnv {
 Device& cpu() { return *cpu_reg().devices().at(0); }
 
 TEST(CpuDispatch, NamesRoundTrip) {
-  for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512}) {
+  for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512, CpuIsa::amx}) {
     EXPECT_EQ(cpu_isa_from_name(cpu_isa_name(isa)), isa);
   }
   EXPECT_EQ(cpu_isa_from_name("AVX2"), CpuIsa::avx2);
@@ -57,10 +57,28 @@ TEST(CpuDispatch, Avx2FollowsCpuid) {
   }
 }
 
+TEST(CpuDispatch, AmxFollowsCpuidAndOsPermission) {
+  const CpuFeatures& f = cpu_features();
+  if (f.arch != "x86_64") GTEST_SKIP() << "not an x86-64 build";
+  const bool cpu_has = cpu_isa_available(CpuIsa::avx512) && f.avx512_bf16 && f.amx_tile && f.amx_bf16;
+  EXPECT_EQ(cpu_isa_available(CpuIsa::amx), cpu_has && cpu_request_amx());
+  if (cpu_isa_available(CpuIsa::amx)) {
+    const CpuKernels& k = cpu_kernels(CpuIsa::amx);
+    EXPECT_EQ(k.isa, CpuIsa::amx);
+    EXPECT_NE(k.amx.compute, nullptr);
+  }
+  // Only the amx table has the AMX path: forcing a lower tier turns it off.
+  for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512}) {
+    if (cpu_isa_available(isa)) {
+      EXPECT_EQ(cpu_kernels(isa).amx.compute, nullptr) << cpu_isa_name(isa);
+    }
+  }
+}
+
 TEST(CpuDispatch, BestTierIsAvailable) { EXPECT_TRUE(cpu_isa_available(cpu_best_isa())); }
 
 TEST(CpuDispatch, UnavailableTierIsUnsupportedNamingWhatIsMissing) {
-  for (CpuIsa isa : {CpuIsa::avx2, CpuIsa::avx512}) {
+  for (CpuIsa isa : {CpuIsa::avx2, CpuIsa::avx512, CpuIsa::amx}) {
     if (cpu_isa_available(isa)) continue;
     try {
       cpu_kernels(isa);
@@ -96,7 +114,7 @@ TEST(CpuDispatch, UnknownEnvValueIsAClearError) {
     EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
     const std::string msg = e.what();
     EXPECT_NE(msg.find("BK_CPU_ISA='sse9'"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("portable, avx2 or avx512"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("portable, avx2, avx512 or amx"), std::string::npos) << msg;
   }
 }
 
@@ -105,7 +123,7 @@ TEST(CpuDispatch, SetIsaSwitchesAndRejectsUnavailable) {
   auto& b = dynamic_cast<CpuBackend&>(*backend);
   b.set_isa(CpuIsa::portable);
   EXPECT_EQ(b.isa(), CpuIsa::portable);
-  for (CpuIsa isa : {CpuIsa::avx2, CpuIsa::avx512}) {
+  for (CpuIsa isa : {CpuIsa::avx2, CpuIsa::avx512, CpuIsa::amx}) {
     if (cpu_isa_available(isa)) {
       b.set_isa(isa);
       EXPECT_EQ(b.isa(), isa);

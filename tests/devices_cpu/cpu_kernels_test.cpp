@@ -1,6 +1,7 @@
 // The ISA tiers against each other and against double-precision answers, on the loops of the
 // kernel table and on whole ops. The conformance suite covers every op on the default tier and
 // (registered a second time with BK_CPU_ISA=portable) on the portable one.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,7 +20,7 @@ namespace {
 
 std::vector<CpuIsa> tiers() {
   std::vector<CpuIsa> out;
-  for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512}) {
+  for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512, CpuIsa::amx}) {
     if (cpu_isa_available(isa)) out.push_back(isa);
   }
   return out;
@@ -107,8 +108,15 @@ TEST_P(CpuTier, ConversionsRoundLikeCore) {
   EXPECT_TRUE(std::isnan(bf16_to_f32(b[0])));
 }
 
-// mul_mat through the backend on this tier, against a double-precision product, on sizes that
-// take the dot-product path (n <= 32) and the packed GEMM with edge tiles.
+// Whether mul_mat rounds the activations to bf16 first: the amx tier's AMX path (bf16 weights,
+// more than 32 columns; op_mul_mat.cpp), whose products are then exact and summed in f32.
+bool rounds_x_to_bf16(CpuIsa isa, DType wtype, int64_t n) {
+  return isa == CpuIsa::amx && wtype == DType::BF16 && n > 32;
+}
+
+// mul_mat through the backend on this tier, against a double-precision product (of the
+// bf16-rounded activations where the path rounds them), on sizes that take the dot-product path
+// (n <= 32), the packed GEMM and the AMX path (n > 32), with edge tiles.
 void check_mul_mat(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k, int threads) {
   GraphBuilder g;
   Tensor& w = g.weight(wtype, {k, m, 1, 1}, "w");
@@ -125,12 +133,16 @@ void check_mul_mat(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k, int
   cpu.set_isa(isa);
   cpu.set_threads(threads);
   backend->compute(graph);
+  const bool bf16_x = rounds_x_to_bf16(isa, wtype, n);
   double err = 0, norm = 0;
   for (int64_t j = 0; j < n; ++j) {
     for (int64_t i = 0; i < m; ++i) {
       double want = 0;
-      for (int64_t t = 0; t < k; ++t)
-        want += static_cast<double>(test::CpuGraph::get(w, i * k + t)) * test::CpuGraph::get(x, j * k + t);
+      for (int64_t t = 0; t < k; ++t) {
+        const float xs = test::CpuGraph::get(x, j * k + t);
+        want += static_cast<double>(test::CpuGraph::get(w, i * k + t)) *
+                (bf16_x ? bf16_to_f32(f32_to_bf16(xs)) : xs);
+      }
       const double got = test::CpuGraph::get(r, j * m + i);
       ASSERT_TRUE(std::isfinite(got)) << "unwritten or non-finite at " << i << "," << j;
       err += (got - want) * (got - want);
@@ -143,10 +155,14 @@ void check_mul_mat(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k, int
 
 TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
   for (DType wt : {DType::F32, DType::F16, DType::BF16}) {
-    check_mul_mat(GetParam(), wt, 37, 5, 300, 2);    // dot-product path
-    check_mul_mat(GetParam(), wt, 45, 31, 77, 2);    // dot-product path, every column-group remainder
-    check_mul_mat(GetParam(), wt, 70, 45, 300, 2);   // GEMM, edge tiles both ways, two k blocks
-    check_mul_mat(GetParam(), wt, 300, 110, 65, 3);  // several compute blocks
+    check_mul_mat(GetParam(), wt, 37, 5, 300, 2);     // dot-product path
+    check_mul_mat(GetParam(), wt, 45, 31, 77, 2);     // dot-product path, every column-group remainder
+    check_mul_mat(GetParam(), wt, 70, 45, 300, 2);    // GEMM / AMX, edge tiles both ways, two k blocks
+    check_mul_mat(GetParam(), wt, 100, 40, 2100, 2);  // GEMM: eleven k blocks; AMX: 5 k passes, k edge
+    check_mul_mat(GetParam(), wt, 300, 110, 65, 3);   // several compute blocks, k not a tile multiple
+    check_mul_mat(GetParam(), wt, 45, 33, 77, 1);     // odd k (a half-filled bf16 pair), one thread
+    check_mul_mat(GetParam(), wt, 64, 96, 1100, 2);   // AMX in place (multiples of 32), 3 k passes
+    check_mul_mat(GetParam(), wt, 600, 40, 33, 2);    // AMX: several W blocks
   }
 }
 
@@ -154,6 +170,15 @@ INSTANTIATE_TEST_SUITE_P(Available, CpuTier, testing::ValuesIn(tiers()),
                          [](const testing::TestParamInfo<CpuIsa>& p) {
                            return std::string(cpu_isa_name(p.param));
                          });
+
+TEST(CpuTiers, AmxIsTestedOrSkippedWithAReason) {
+  if (!cpu_isa_available(CpuIsa::amx)) {
+    GTEST_SKIP() << "no amx tier here: "
+                 << fmt::format("{}", fmt::join(cpu_isa_missing_features(CpuIsa::amx), ", "));
+  }
+  // The default tier is the best one, so the conformance suite runs the AMX path here too.
+  EXPECT_EQ(cpu_best_isa(), CpuIsa::amx);
+}
 
 TEST(CpuTiers, Avx512IsTestedOrSkippedWithAReason) {
   if (!cpu_isa_available(CpuIsa::avx512)) {

@@ -36,6 +36,15 @@ class CpuBackend final : public Backend {
   // callback stopped it (nodes from the one running then on are incomplete).
   void compute(Graph& graph) override;
 
+  // Independent FMA chains in registers on every thread of the pool, with the tier's widest
+  // arithmetic for `type`: F32 always (zmm / ymm FMA, or a plain loop on portable); BF16 with
+  // AMX tdpbf16ps (tier amx) or AVX512_BF16 vdpbf16ps (tier avx512 on such a CPU); F16 with
+  // AVX512_FP16 (tier avx512 or amx on such a CPU). Returns the exact FLOPs performed (at
+  // least `flops`, rounded up to whole loop rounds). Throws Error(unsupported) naming the
+  // missing feature (or the forcing tier) for other cases, Error(invalid_argument) unless
+  // flops is finite and > 0.
+  double run_peak_kernel(DType type, double flops) override;
+
   int threads() const noexcept { return threads_; }
   // Throws Error(invalid_argument) unless threads >= 1.
   void set_threads(int threads);

@@ -12,7 +12,7 @@
 namespace bk {
 namespace {
 
-constexpr std::array<const char*, kCpuIsaCount> kNames{"portable", "avx2", "avx512"};
+constexpr std::array<const char*, kCpuIsaCount> kNames{"portable", "avx2", "avx512", "amx"};
 
 std::vector<std::string_view> required_features(CpuIsa isa) {
   switch (isa) {
@@ -22,6 +22,9 @@ std::vector<std::string_view> required_features(CpuIsa isa) {
       return {"avx2", "fma", "f16c"};
     case CpuIsa::avx512:
       return {"avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl"};
+    case CpuIsa::amx:
+      return {"avx2",     "fma",         "f16c",     "avx512f", "avx512bw",
+              "avx512vl", "avx512_bf16", "amx_tile", "amx_bf16"};
   }
   return {};
 }
@@ -48,7 +51,11 @@ std::array<CpuKernels, kCpuIsaCount> build_tables() {
   tables[1].isa = CpuIsa::avx2;
   cpu_fill_vec_avx2(tables[2]);  // AVX-512 CPUs run the avx2 vector loops; the matmul tile is wider
   cpu_fill_matmul_avx512(tables[2]);
+  cpu_fill_peak_avx512_ext(tables[2], cpu_features().avx512_bf16, cpu_features().avx512_fp16);
   tables[2].isa = CpuIsa::avx512;
+  tables[3] = tables[2];
+  cpu_fill_matmul_amx(tables[3]);
+  tables[3].isa = CpuIsa::amx;
 #endif
   return tables;
 }
@@ -70,13 +77,16 @@ std::vector<std::string> cpu_isa_missing_features(CpuIsa isa) {
   for (std::string_view f : required_features(isa)) {
     if (!features.has(f)) missing.emplace_back(f);
   }
+  // Tiles also need the OS's per-process permission (asked once, here, before any tile use).
+  if (isa == CpuIsa::amx && missing.empty() && !cpu_request_amx())
+    missing.emplace_back("OS permission for AMX tile data (arch_prctl ARCH_REQ_XCOMP_PERM denied)");
   return missing;
 }
 
 bool cpu_isa_available(CpuIsa isa) { return tier_built(isa) && cpu_isa_missing_features(isa).empty(); }
 
 CpuIsa cpu_best_isa() {
-  for (CpuIsa isa : {CpuIsa::avx512, CpuIsa::avx2}) {
+  for (CpuIsa isa : {CpuIsa::amx, CpuIsa::avx512, CpuIsa::avx2}) {
     if (cpu_isa_available(isa)) return isa;
   }
   return CpuIsa::portable;
@@ -106,8 +116,9 @@ CpuIsa cpu_default_isa() {
   if (!isa) {
     throw Error(
         ErrorCode::invalid_argument,
-        fmt::format("BK_CPU_ISA='{}' is not a CPU kernel tier; use portable, avx2 or avx512, or unset it",
-                    forced));
+        fmt::format(
+            "BK_CPU_ISA='{}' is not a CPU kernel tier; use portable, avx2, avx512 or amx, or unset it",
+            forced));
   }
   cpu_require_isa(*isa);
   return *isa;

@@ -2,14 +2,16 @@
 // Run-time ISA dispatch for the CPU kernels: which instruction-set tier runs, and how to force
 // one.
 //
-// Tiers, best first: avx512 (AVX-512 F+BW+VL, with FMA and F16C), avx2 (AVX2 + FMA + F16C),
+// Tiers, best first: amx (avx512 plus AMX-BF16 tiles and AVX512_BF16, for bf16-weight mul_mat;
+// also needs Linux's per-process tile permission, requested on first use), avx512 (AVX-512
+// F+BW+VL, with FMA and F16C), avx2 (AVX2 + FMA + F16C),
 // portable (plain C++ for the build's baseline). Each tier's code lives in its own translation
 // units, compiled with that tier's -m flags (see CMakeLists.txt); generic code never contains
 // tier instructions, and a tier's table is only handed out when cpu_features() reports every
 // feature it needs, so a binary built here runs on any x86-64 (or other) CPU without SIGILL.
 //
 // The tier a CpuBackend uses by default is cpu_default_isa(): the env var BK_CPU_ISA
-// (portable|avx2|avx512, case-insensitive) when set and non-empty, else the best available.
+// (portable|avx2|avx512|amx, case-insensitive) when set and non-empty, else the best available.
 // Errors: Error(invalid_argument) for an unknown BK_CPU_ISA value or isa name, and
 // Error(unsupported) when the forced tier needs a feature this CPU lacks (the message names it).
 // Threading: everything here is safe to call from any thread.
@@ -23,7 +25,7 @@
 
 namespace bk {
 
-const char* cpu_isa_name(CpuIsa isa) noexcept;  // "portable", "avx2", "avx512"
+const char* cpu_isa_name(CpuIsa isa) noexcept;  // "portable", "avx2", "avx512", "amx"
 std::optional<CpuIsa> cpu_isa_from_name(std::string_view name) noexcept;
 
 // The features `isa` needs that this CPU lacks (cpu_features() names); empty when it can run.

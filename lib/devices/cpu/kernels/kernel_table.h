@@ -19,8 +19,10 @@
 
 namespace bk {
 
-enum class CpuIsa : int { portable = 0, avx2 = 1, avx512 = 2 };
-inline constexpr int kCpuIsaCount = 3;
+// amx is the avx512 tier plus AMX tiles (amx_tile, amx_bf16) and AVX512_BF16 for bf16-weight
+// mul_mat; it is handed out only once the OS granted the process the tile state.
+enum class CpuIsa : int { portable = 0, avx2 = 1, avx512 = 2, amx = 3 };
+inline constexpr int kCpuIsaCount = 4;
 
 // Weight dtypes of mul_mat, as an index into the per-dtype entries below.
 enum class WeightType : int { f32 = 0, f16 = 1, bf16 = 2 };
@@ -53,6 +55,31 @@ struct GemmFns {
 using GemvFn = void (*)(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride,
                         int64_t n, int64_t k, float* c, int64_t ldc);
 
+// The AMX path for bf16 weights (tier amx only; null elsewhere). Packed in 16-row panels of
+// kt = ceil(k / 32) tiles of 512 uint16 each, zero-padded past the matrix edges (rows and k):
+// an X panel tile t is [16 rows][32 k] bf16 (row stride 64 bytes), a W panel tile t is the
+// VNNI layout [16 k pairs][16 rows][2] (element (kp, j, q) = W[j][32 t + 2 kp + q]).
+struct AmxFns {
+  // Packs rows [0, rows) (rows <= 16) of X (f32, stride in floats) / W (bf16, stride in bytes),
+  // all k columns, into one panel of kt tiles.
+  void (*pack_x)(const float* x, int64_t x_stride, int64_t rows, int64_t k, uint16_t* dst);
+  void (*pack_w)(const void* w, size_t w_stride, int64_t rows, int64_t k, uint16_t* dst);
+  // C block [32 * ipairs rows x 32 * jpairs columns] at c (row stride ldc floats), = or += the
+  // products of X panels xp[0 .. 2 ipairs) and W panels wp[0 .. 2 jpairs) over tiles [t0, t1);
+  // consecutive panels are panel_stride uint16 apart. Every row and column of the block must
+  // exist in c (the caller pads). Configures the tiles of the calling thread and releases them.
+  void (*compute)(const uint16_t* xp, const uint16_t* wp, int64_t panel_stride, int64_t ipairs,
+                  int64_t jpairs, int64_t t0, int64_t t1, float* c, int64_t ldc, bool accumulate);
+};
+
+// A peak-arithmetic loop (Backend::run_peak_kernel): `iterations` rounds of independent
+// multiply-add chains held in registers on the calling thread, performing exactly
+// flops_per_iteration each; writes one result to *sink so the loop cannot be dropped.
+struct PeakFn {
+  double flops_per_iteration;
+  void (*run)(int64_t iterations, float* sink);
+};
+
 struct CpuKernels {
   CpuIsa isa;
 
@@ -79,13 +106,22 @@ struct CpuKernels {
 
   GemmFns gemm;
   GemvFn gemv[kWeightTypeCount];
+  AmxFns amx;
+  // f32 is always set; bf16 and f16 only where the tier and CPU have such arithmetic (run null).
+  PeakFn peak_f32, peak_bf16, peak_f16;
 };
 
-// Filled by the tier units. Each fills every field of the table it is given.
+// Filled by the tier units, into value-initialised tables. Each fills every field it owns: the
+// vec and matmul fills everything but amx, peak_bf16 and peak_f16, which stay null unless the
+// amx fill (amx, peak_bf16) or the avx512 extension fill below sets them.
 void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
 void cpu_fill_matmul_avx2(CpuKernels& t);
 void cpu_fill_matmul_avx512(CpuKernels& t);
+void cpu_fill_matmul_amx(CpuKernels& t);
+// The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
+// only when the flag says the CPU has the feature.
+void cpu_fill_peak_avx512_ext(CpuKernels& t, bool avx512_bf16, bool avx512_fp16);
 
 }  // namespace bk

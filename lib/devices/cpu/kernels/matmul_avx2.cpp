@@ -196,6 +196,26 @@ void gemv(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_s
   }
 }
 
+// Peak f32 arithmetic: twelve independent ymm FMA chains (two FMA ports x latency 4-5).
+constexpr int kPeakChains = 12;
+
+void peak_f32(int64_t iterations, float* sink) {
+  __m256 acc[kPeakChains];
+#pragma GCC unroll 12
+  for (int i = 0; i < kPeakChains; ++i) acc[i] = _mm256_set1_ps(0.001f * static_cast<float>(i));
+  const __m256 m = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(0.001f);
+  for (int64_t it = 0; it < iterations; ++it) {
+#pragma GCC unroll 12
+    for (int i = 0; i < kPeakChains; ++i) acc[i] = _mm256_fmadd_ps(acc[i], m, c);
+  }
+  __m256 sum = acc[0];
+#pragma GCC unroll 12
+  for (int i = 1; i < kPeakChains; ++i) sum = _mm256_add_ps(sum, acc[i]);
+  alignas(32) float out[8];
+  _mm256_store_ps(out, sum);
+  *sink = out[0];
+}
+
 }  // namespace
 
 void cpu_fill_matmul_avx2(CpuKernels& t) {
@@ -209,6 +229,7 @@ void cpu_fill_matmul_avx2(CpuKernels& t) {
   t.gemv[static_cast<int>(WeightType::f32)] = gemv<w8_f32, w1_f32>;
   t.gemv[static_cast<int>(WeightType::f16)] = gemv<w8_f16, w1_f16>;
   t.gemv[static_cast<int>(WeightType::bf16)] = gemv<w8_bf16, w1_bf16>;
+  t.peak_f32 = PeakFn{kPeakChains * 8.0 * 2.0, peak_f32};
 }
 
 }  // namespace bk

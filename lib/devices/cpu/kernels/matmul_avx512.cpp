@@ -1,5 +1,5 @@
-// The avx512 tier's matmul inner loops (AVX-512 F): an 8 x 32 register tile (16 zmm
-// accumulators, two W loads and eight X broadcasts per k), its W packer (8 x 8 transposes,
+// The avx512 tier's matmul inner loops (AVX-512 F): an 8 x 48 register tile (24 zmm
+// accumulators, three W loads and eight X broadcasts per k), its W packer (8 x 8 transposes,
 // converting f16 / bf16 on load) and a zmm dot-product path for few columns. The tier keeps the
 // avx2 tier's vector loops (every avx512 CPU has AVX2, FMA and F16C). Compiled with -mavx512f
 // -mavx2 -mfma -mf16c; see kernel_table.h for what this file may include and define.
@@ -18,46 +18,41 @@ namespace {
 using namespace avx2;  // NOLINT(google-build-using-namespace): the avx2 helpers, valid here too
 
 constexpr int kMr = 8;
-constexpr int kNr = 32;
+constexpr int kNr = 48;
 
-#define BK_ROW(i)                              \
-  {                                            \
-    const __m512 a = _mm512_set1_ps(xp[(i)]);  \
-    c##i##0 = _mm512_fmadd_ps(a, b0, c##i##0); \
-    c##i##1 = _mm512_fmadd_ps(a, b1, c##i##1); \
-  }
-
-#define BK_STORE(i)                                                \
-  {                                                                \
-    float* row = c + (i)*ldc;                                      \
-    if (accumulate) {                                              \
-      c##i##0 = _mm512_add_ps(c##i##0, _mm512_loadu_ps(row));      \
-      c##i##1 = _mm512_add_ps(c##i##1, _mm512_loadu_ps(row + 16)); \
-    }                                                              \
-    _mm512_storeu_ps(row, c##i##0);                                \
-    _mm512_storeu_ps(row + 16, c##i##1);                           \
-  }
-
+// The register tile: kMr x 48 floats in 3 * kMr zmm accumulators. Each k step loads three W
+// vectors (the L1-resident panel) and broadcasts kMr X values, for 3 * kMr FMAs. kMr = 8 keeps
+// decode-like widths (8, 16, 32 columns) free of padded rows.
 void tile(int64_t kc, const float* xp, const float* wp, float* c, int64_t ldc, bool accumulate) {
-  __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(),
-         c11 = _mm512_setzero_ps();
-  __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps(), c30 = _mm512_setzero_ps(),
-         c31 = _mm512_setzero_ps();
-  __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps(), c50 = _mm512_setzero_ps(),
-         c51 = _mm512_setzero_ps();
-  __m512 c60 = _mm512_setzero_ps(), c61 = _mm512_setzero_ps(), c70 = _mm512_setzero_ps(),
-         c71 = _mm512_setzero_ps();
+  __m512 v0[kMr], v1[kMr], v2[kMr];
+#pragma GCC unroll 16
+  for (int i = 0; i < kMr; ++i) v0[i] = v1[i] = v2[i] = _mm512_setzero_ps();
   for (int64_t kk = 0; kk < kc; ++kk) {
-    _mm_prefetch(reinterpret_cast<const char*>(wp + 8 * kNr), _MM_HINT_T0);
-    const __m512 b0 = _mm512_load_ps(wp), b1 = _mm512_load_ps(wp + 16);
-    BK_ROW(0) BK_ROW(1) BK_ROW(2) BK_ROW(3) BK_ROW(4) BK_ROW(5) BK_ROW(6) BK_ROW(7) xp += kMr;
+    _mm_prefetch(reinterpret_cast<const char*>(xp + 16 * kMr), _MM_HINT_T0);
+    const __m512 b0 = _mm512_load_ps(wp), b1 = _mm512_load_ps(wp + 16), b2 = _mm512_load_ps(wp + 32);
+#pragma GCC unroll 16
+    for (int i = 0; i < kMr; ++i) {
+      const __m512 a = _mm512_set1_ps(xp[i]);
+      v0[i] = _mm512_fmadd_ps(a, b0, v0[i]);
+      v1[i] = _mm512_fmadd_ps(a, b1, v1[i]);
+      v2[i] = _mm512_fmadd_ps(a, b2, v2[i]);
+    }
+    xp += kMr;
     wp += kNr;
   }
-  BK_STORE(0) BK_STORE(1) BK_STORE(2) BK_STORE(3) BK_STORE(4) BK_STORE(5) BK_STORE(6) BK_STORE(7)
+#pragma GCC unroll 16
+  for (int i = 0; i < kMr; ++i) {
+    float* row = c + i * ldc;
+    if (accumulate) {
+      v0[i] = _mm512_add_ps(v0[i], _mm512_loadu_ps(row));
+      v1[i] = _mm512_add_ps(v1[i], _mm512_loadu_ps(row + 16));
+      v2[i] = _mm512_add_ps(v2[i], _mm512_loadu_ps(row + 32));
+    }
+    _mm512_storeu_ps(row, v0[i]);
+    _mm512_storeu_ps(row + 16, v1[i]);
+    _mm512_storeu_ps(row + 32, v2[i]);
+  }
 }
-
-#undef BK_ROW
-#undef BK_STORE
 
 void pack_x(const float* x, int64_t x_stride, int64_t rows, int64_t k0, int64_t kc, float* dst) {
   for (int64_t kk = 0; kk < kc; ++kk) {
@@ -112,9 +107,11 @@ template <W8 Load8, W1 Load1>
 void pack_w(const void* w, size_t w_stride, int64_t rows, int64_t k0, int64_t kc, float* dst) {
   const auto* base = static_cast<const unsigned char*>(w);
   if (rows == kNr) {
-    int64_t kk = 0;
-    for (; kk + 8 <= kc; kk += 8) {
-      for (int group = 0; group < kNr / 8; ++group) {
+    // Group by group along k: eight rows streamed at a time, which the hardware prefetchers
+    // follow (all kNr rows at once are more streams than they track).
+    const int64_t k8 = kc / 8 * 8;
+    for (int group = 0; group < kNr / 8; ++group) {
+      for (int64_t kk = 0; kk < k8; kk += 8) {
         __m256 v[8];
         for (int r = 0; r < 8; ++r)
           v[r] = Load8(base + static_cast<size_t>(group * 8 + r) * w_stride, k0 + kk);
@@ -122,6 +119,7 @@ void pack_w(const void* w, size_t w_stride, int64_t rows, int64_t k0, int64_t kc
         for (int q = 0; q < 8; ++q) _mm256_store_ps(dst + (kk + q) * kNr + group * 8, v[q]);
       }
     }
+    int64_t kk = k8;
     for (; kk < kc; ++kk) {
       for (int j = 0; j < kNr; ++j)
         dst[kk * kNr + j] = Load1(base + static_cast<size_t>(j) * w_stride, k0 + kk);
@@ -223,6 +221,24 @@ void gemv(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_s
   }
 }
 
+// Peak f32 arithmetic: twelve independent zmm FMA chains (two FMA ports x latency 4).
+constexpr int kPeakChains = 12;
+
+void peak_f32(int64_t iterations, float* sink) {
+  __m512 acc[kPeakChains];
+#pragma GCC unroll 12
+  for (int i = 0; i < kPeakChains; ++i) acc[i] = _mm512_set1_ps(0.001f * static_cast<float>(i));
+  const __m512 m = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(0.001f);
+  for (int64_t it = 0; it < iterations; ++it) {
+#pragma GCC unroll 12
+    for (int i = 0; i < kPeakChains; ++i) acc[i] = _mm512_fmadd_ps(acc[i], m, c);
+  }
+  __m512 sum = acc[0];
+#pragma GCC unroll 12
+  for (int i = 1; i < kPeakChains; ++i) sum = _mm512_add_ps(sum, acc[i]);
+  *sink = hsum16(sum);
+}
+
 }  // namespace
 
 void cpu_fill_matmul_avx512(CpuKernels& t) {
@@ -236,6 +252,7 @@ void cpu_fill_matmul_avx512(CpuKernels& t) {
   t.gemv[static_cast<int>(WeightType::f32)] = gemv<w16_f32, w1_f32>;
   t.gemv[static_cast<int>(WeightType::f16)] = gemv<w16_f16, w1_f16>;
   t.gemv[static_cast<int>(WeightType::bf16)] = gemv<w16_bf16, w1_bf16>;
+  t.peak_f32 = PeakFn{kPeakChains * 16.0 * 2.0, peak_f32};
 }
 
 }  // namespace bk

@@ -60,6 +60,20 @@ void gemv(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_s
   }
 }
 
+// Peak f32 arithmetic: 32 independent multiply-add chains (the compiler may vectorise them).
+constexpr int kPeakChains = 32;
+
+void peak_f32(int64_t iterations, float* sink) {
+  float acc[kPeakChains];
+  for (int i = 0; i < kPeakChains; ++i) acc[i] = 0.001f * static_cast<float>(i);
+  for (int64_t it = 0; it < iterations; ++it) {
+    for (float& a : acc) a = a * 0.999f + 0.001f;
+  }
+  float sum = 0.0f;
+  for (float a : acc) sum += a;
+  *sink = sum;
+}
+
 }  // namespace
 
 void cpu_fill_matmul_portable(CpuKernels& t) {
@@ -73,6 +87,7 @@ void cpu_fill_matmul_portable(CpuKernels& t) {
   t.gemv[static_cast<int>(WeightType::f32)] = gemv<load_f32>;
   t.gemv[static_cast<int>(WeightType::f16)] = gemv<load_f16>;
   t.gemv[static_cast<int>(WeightType::bf16)] = gemv<load_bf16>;
+  t.peak_f32 = PeakFn{kPeakChains * 2.0, peak_f32};
 }
 
 }  // namespace bk

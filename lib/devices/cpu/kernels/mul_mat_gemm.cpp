@@ -5,7 +5,7 @@
 namespace bk {
 namespace {
 
-constexpr int64_t kKc = 256;     // reduction block: a W micro-panel of kKc x nr floats fits L1
+constexpr int64_t kKc = 192;     // reduction block: a W micro-panel (kKc x nr floats) and an X one fit L1
 constexpr int64_t kXRows = 96;   // X rows per compute block (kept in L2 while W panels pass)
 constexpr int64_t kWRows = 256;  // W rows per compute block
 
@@ -57,7 +57,7 @@ void tile_at(const GemmFns& g, const GemmProblem& p, int64_t kc, const float* xp
     g.tile(kc, xpan, wpan, c, p.ldc, accumulate);
     return;
   }
-  alignas(64) float edge[16 * 32];  // mr * nr <= 512 for every tier
+  alignas(64) float edge[16 * 32];  // mr * nr <= 512 for every tier (avx512: 8 x 48)
   g.tile(kc, xpan, wpan, edge, g.nr, false);
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t j = 0; j < cols; ++j) {

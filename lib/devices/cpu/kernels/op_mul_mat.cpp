@@ -3,6 +3,7 @@
 // and the packed, blocked GEMM (mul_mat_gemm.h).
 #include <algorithm>
 
+#include "devices/cpu/kernels/mul_mat_amx.h"
 #include "devices/cpu/kernels/mul_mat_gemm.h"
 #include "devices/cpu/kernels/op_kernels.h"
 #include "devices/cpu/kernels/row_io.h"
@@ -10,7 +11,8 @@
 namespace bk {
 namespace {
 
-// Up to this many columns (activation rows) the dot-product path is faster than packing W.
+// Up to this many columns (activation rows) the dot-product path is faster than packing W (a
+// streaming GEMM packing W panel by panel measured no faster at 8-32 columns either).
 constexpr int64_t kGemvMaxColumns = 32;
 constexpr int64_t kGemvRowsPerTask = 64;
 
@@ -23,6 +25,7 @@ struct MulMatLayout {
   bool gather_w = false;  // w's rows are strided: copied to contiguous f32 first
   bool gather_x = false;
   bool gemm = false;
+  bool amx = false;  // the gemm runs on AMX tiles (bf16 weights, tier amx)
   size_t w_offset = 0, x_offset = 0, gemm_offset = 0, total = 0;
 };
 
@@ -33,6 +36,7 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   l.gather_w = w.nb[0] != dtype_size(w.type);
   l.gather_x = x.nb[0] != sizeof(float);
   l.gemm = x.ne[1] > kGemvMaxColumns;
+  l.amx = l.gemm && !l.gather_w && cpu_amx_applies(k, weight_type(w.type));
   if (l.gather_w) {
     l.w_offset = l.total;
     l.total += align_up(static_cast<size_t>(w.nelements()) * sizeof(float));
@@ -43,7 +47,8 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   }
   if (l.gemm) {
     l.gemm_offset = l.total;
-    l.total += cpu_gemm_work_size(k.gemm, w.ne[1], x.ne[1], w.ne[0]);
+    l.total += l.amx ? cpu_amx_work_size(w.ne[1], x.ne[1], w.ne[0])
+                     : cpu_gemm_work_size(k.gemm, w.ne[1], x.ne[1], w.ne[0]);
   }
   return l;
 }
@@ -116,8 +121,14 @@ void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
     return;
   }
   for (int64_t c3 = 0; c3 < x.ne[3]; ++c3) {
-    for (int64_t c2 = 0; c2 < x.ne[2]; ++c2)
-      cpu_gemm(ctx, batch_problem(node, w, x, c2, c3), ctx.work() + l.gemm_offset);
+    for (int64_t c2 = 0; c2 < x.ne[2]; ++c2) {
+      const GemmProblem p = batch_problem(node, w, x, c2, c3);
+      if (l.amx) {
+        cpu_amx_gemm(ctx, p, ctx.work() + l.gemm_offset);
+      } else {
+        cpu_gemm(ctx, p, ctx.work() + l.gemm_offset);
+      }
+    }
   }
 }
 
