@@ -1,16 +1,26 @@
-// A rough kernel benchmark for Vulkan0 (not a test): mul_mat GFLOP/s per weight dtype and
-// shape, and add bandwidth. Each case is timed as the best of several compute + synchronize
-// rounds after one warm-up (which also creates the pipeline).
+// A kernel benchmark for Vulkan0 next to the built-in CPU device (not a test): mul_mat GFLOP/s
+// per weight dtype and shape, add bandwidth and, as the ceiling add is measured against, the
+// same bytes through a buffer copy (vkCmdCopyBuffer on Vulkan, memcpy on the CPU). Each case
+// runs one warm-up (which also creates the pipeline) and then `reps` compute + synchronize
+// rounds; the median round is reported, with the fastest in brackets. Both devices run every
+// case in the same process, one after the other, so their numbers are side by side.
 //
 //   export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json MESA_SHADER_CACHE_DISABLE=true
-//   build/bin/vulkan_kernel_bench [M N K [reps]]
+//   build/bin/vulkan_kernel_bench [--big] [--reps R] [--vulkan-only] [--only TEXT]   the table
+//   build/bin/vulkan_kernel_bench M N K [reps]                           one mul_mat shape, every dtype
+//
+// --big adds mul_mat at 2048^3 (slow on a CPU Vulkan driver); --only TEXT runs the cases whose
+// label contains TEXT ("add", "copy", "f16 M=4096").
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/ops.h"
@@ -20,60 +30,116 @@
 namespace bk::test {
 namespace {
 
-double best_seconds(Backend& backend, Graph& g, int reps) {
-  backend.compute(g);
-  backend.synchronize();
-  double best = 1e30;
+// --only: run the cases whose label contains this (all when empty).
+std::string g_only;
+bool selected(const std::string& label) { return label.find(g_only) != std::string::npos; }
+
+struct Timing {
+  double median = 0;
+  double best = 0;
+};
+
+// One warm-up, then `reps` timed calls of `round`.
+Timing time_rounds(const std::function<void()>& round, int reps) {
+  round();
+  std::vector<double> s;
   for (int i = 0; i < reps; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    backend.compute(g);
-    backend.synchronize();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    round();
+    s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  return best;
+  std::sort(s.begin(), s.end());
+  const size_t n = s.size();
+  return {n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s.front()};
+}
+
+Timing time_graph(Backend& backend, Graph& g, int reps) {
+  return time_rounds(
+      [&] {
+        backend.compute(g);
+        backend.synchronize();
+      },
+      reps);
+}
+
+void print_row(const Device& dev, const std::string& what, Timing t, double amount, const char* unit) {
+  fmt::print("{:8} {:44} {:10.3f} ms  {:8.2f} {} (best {:.2f})\n", dev.name(), what, t.median * 1e3,
+             amount / t.median / 1e9, unit, amount / t.best / 1e9);
+  std::fflush(stdout);
 }
 
 void mul_mat(Device& dev, Backend& backend, DType w, int64_t m, int64_t n, int64_t k, int reps) {
+  const std::string label = fmt::format("mul_mat {} M={} N={} K={}", dtype_name(w), m, n, k);
+  if (!selected(label)) return;
   GraphBuilder b;
   Tensor& r = ops::mul_mat(b, b.weight(w, {k, m, 1, 1}, "w"), b.input(DType::F32, {k, n, 1, 1}, "x"));
   Graph g = b.build({&r});
   PlacedGraph p(dev, g);
   p.buffer().clear(0x3C);  // small finite values in every dtype
-  const double s = best_seconds(backend, g, reps);
-  fmt::print("mul_mat {:4} M={} N={} K={}: {:.3f} ms, {:.2f} GFLOP/s\n", dtype_name(w), m, n, k, s * 1e3,
-             2.0 * static_cast<double>(m * n * k) / s / 1e9);
+  print_row(dev, label, time_graph(backend, g, reps), 2.0 * static_cast<double>(m * n * k), "GFLOP/s");
 }
 
 void add(Device& dev, Backend& backend, int64_t n, int reps) {
+  const std::string label = fmt::format("add f32 n={} (3 x 4 B/element)", n);
+  if (!selected(label)) return;
   GraphBuilder b;
   Tensor& r = ops::add(b, b.input(DType::F32, {n, 1, 1, 1}, "a"), b.input(DType::F32, {n, 1, 1, 1}, "b"));
   Graph g = b.build({&r});
   PlacedGraph p(dev, g);
   p.buffer().clear(0x3C);
-  const double s = best_seconds(backend, g, reps);
-  fmt::print("add f32 n={}: {:.3f} ms, {:.2f} GB/s (3 x 4 bytes per element)\n", n, s * 1e3,
-             12.0 * static_cast<double>(n) / s / 1e9);
+  print_row(dev, label, time_graph(backend, g, reps), 12.0 * static_cast<double>(n), "GB/s   ");
 }
 
-// The same bytes through vkCmdCopyBuffer (copy_tensor_async on one device): the bandwidth
-// ceiling the element-wise kernels are measured against.
+// The same bytes through the device's own copy: copy_tensor_async between two tensors of one
+// buffer (vkCmdCopyBuffer on Vulkan); a memcpy where the backend has no such copy (the CPU).
 void copy(Device& dev, Backend& backend, int64_t n, int reps) {
+  if (!selected("copy")) return;
   GraphBuilder b;
   Tensor& src = b.input(DType::F32, {n, 1, 1, 1}, "src");
   Tensor& dst = ops::scale(b, src, 1.0f);  // only to own memory; never computed here
   Graph g = b.build({&dst});
   PlacedGraph p(dev, g);
   p.buffer().clear(0x3C);
-  double best = 1e30;
-  for (int i = 0; i <= reps; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    backend.copy_tensor_async(backend, src, dst);
-    backend.synchronize();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (i > 0) best = std::min(best, s);
+  const bool on_device = backend.copy_tensor_async(backend, src, dst);
+  backend.synchronize();
+  const Timing t = time_rounds(
+      [&] {
+        if (on_device) {
+          backend.copy_tensor_async(backend, src, dst);
+          backend.synchronize();
+        } else {
+          std::memcpy(dst.data, src.data, src.nbytes());
+        }
+      },
+      reps);
+  print_row(dev, fmt::format("{} n={} f32 (read + write)", on_device ? "copy_tensor_async" : "memcpy", n), t,
+            8.0 * static_cast<double>(n), "GB/s   ");
+}
+
+// Backend::run_peak_kernel: the device's FMA peak, the roof the mul_mat numbers sit under.
+void peak(Device& dev, Backend& backend, DType type, int reps) {
+  const std::string label = fmt::format("run_peak_kernel {}", dtype_name(type));
+  if (!selected(label)) return;
+  try {
+    double flops = 0;
+    const Timing t = time_rounds([&] { flops = backend.run_peak_kernel(type, 2e9); }, reps);
+    print_row(dev, label, t, flops, "GFLOP/s");
+  } catch (const Error& e) {
+    fmt::print("{:8} {:44} unsupported: {}\n", dev.name(), label, e.what());
   }
-  fmt::print("vkCmdCopyBuffer n={} f32: {:.3f} ms, {:.2f} GB/s (read + write)\n", n, best * 1e3,
-             8.0 * static_cast<double>(n) / best / 1e9);
+}
+
+void table(Device& dev, bool big, int reps) {
+  auto backend = dev.init_backend();
+  for (DType t : {DType::F32, DType::F16}) peak(dev, *backend, t, reps);
+  for (DType w : {DType::F32, DType::F16, DType::BF16}) mul_mat(dev, *backend, w, 1024, 1024, 1024, reps);
+  if (big) {
+    for (DType w : {DType::F32, DType::F16, DType::BF16}) mul_mat(dev, *backend, w, 2048, 2048, 2048, reps);
+  }
+  for (DType w : {DType::F32, DType::F16, DType::BF16}) mul_mat(dev, *backend, w, 4096, 32, 4096, reps);
+  for (DType w : {DType::F32, DType::F16, DType::BF16}) mul_mat(dev, *backend, w, 4096, 1, 4096, reps);
+  add(dev, *backend, int64_t{1} << 24, reps);
+  copy(dev, *backend, int64_t{1} << 24, reps);
 }
 
 int run(int argc, char** argv) {
@@ -83,21 +149,41 @@ int run(int argc, char** argv) {
     return 1;
   }
   fmt::print("{} ({})\n", dev->name(), dev->description());
-  auto backend = dev->init_backend();
-  const int reps = argc > 4 ? std::atoi(argv[4]) : 3;
-  if (argc > 3) {
+  if (argc > 3 && std::string_view(argv[1]).substr(0, 2) != "--") {
     const int64_t m = std::atoll(argv[1]), n = std::atoll(argv[2]), k = std::atoll(argv[3]);
+    const int reps = argc > 4 ? std::atoi(argv[4]) : 5;
+    auto backend = dev->init_backend();
     for (DType w : {DType::F32, DType::F16, DType::BF16}) mul_mat(*dev, *backend, w, m, n, k, reps);
     return 0;
   }
-  mul_mat(*dev, *backend, DType::F32, 1024, 1024, 1024, reps);
-  mul_mat(*dev, *backend, DType::F16, 1024, 1024, 1024, reps);
-  mul_mat(*dev, *backend, DType::BF16, 1024, 1024, 1024, reps);
-  mul_mat(*dev, *backend, DType::F32, 4096, 32, 4096, reps);
-  mul_mat(*dev, *backend, DType::F16, 4096, 32, 4096, reps);
-  mul_mat(*dev, *backend, DType::F16, 4096, 1, 4096, reps);
-  add(*dev, *backend, int64_t{1} << 24, reps);
-  copy(*dev, *backend, int64_t{1} << 24, reps);
+  bool big = false, vulkan_only = false;
+  int reps = 5;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--big") {
+      big = true;
+    } else if (a == "--vulkan-only") {
+      vulkan_only = true;
+    } else if (a == "--only" && i + 1 < argc) {
+      g_only = argv[++i];
+    } else if (a == "--reps" && i + 1 < argc) {
+      reps = std::max(1, std::atoi(argv[++i]));
+    } else {
+      fmt::print(
+          stderr,
+          "usage: vulkan_kernel_bench [--big] [--reps R] [--vulkan-only] [--only TEXT] | M N K [reps]\n");
+      return 2;
+    }
+  }
+  table(*dev, big, reps);
+  if (!vulkan_only) {
+    Device* cpu = vulkan_registry().find_device("CPU");
+    if (cpu == nullptr) {
+      fmt::print(stderr, "no CPU device in the registry\n");
+      return 1;
+    }
+    table(*cpu, big, reps);
+  }
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "devices/vulkan/vk_dispatch.h"
 #include "devices/vulkan/vk_event.h"
 #include "devices/vulkan/vk_ops.h"
+#include "devices/vulkan/vk_peak.h"
 #include "devices/vulkan/vk_transfer.h"
 
 namespace bk {
@@ -159,6 +160,10 @@ void VulkanBackend::wait(Event& event) {
   } else {
     event.synchronize();
   }
+}
+
+double VulkanBackend::run_peak_kernel(DType type, double flops) {
+  return vulkan_run_peak_kernel(*this, type, flops);
 }
 
 }  // namespace bk

@@ -47,9 +47,12 @@ class VulkanBackend : public Backend {
   void compute(Graph& graph) override;
   // Events of this device are waited for on the device; others on the host.
   void wait(Event& event) override;
+  // peak_fma.comp: F32, and F16 where the device has shaderFloat16 (vk_peak.h).
+  double run_peak_kernel(DType type, double flops) override;
 
   VulkanStream& stream() noexcept { return stream_; }
   VulkanContext& context() const noexcept { return ctx_; }
+  VulkanDescriptorArena& descriptors() noexcept { return descriptors_; }
   // Submits what was recorded, without waiting.
   void flush() { stream_.submit(); }
 

@@ -74,6 +74,10 @@ void VulkanContext::create_device() {
   storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
   storage16.storageBuffer16BitAccess = info_.storage_buffer_16bit ? VK_TRUE : VK_FALSE;
   timeline.pNext = &storage16;
+  VkPhysicalDeviceShaderFloat16Int8Features f16{};
+  f16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES;
+  f16.shaderFloat16 = info_.shader_float16 ? VK_TRUE : VK_FALSE;
+  if (info_.shader_float16) storage16.pNext = &f16;  // the structure is only valid where supported
 
   std::vector<const char*> extensions;
   for (const std::string& ext : info_.enabled_extensions) extensions.push_back(ext.c_str());

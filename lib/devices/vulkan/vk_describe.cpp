@@ -105,6 +105,7 @@ void VulkanDevice::describe(nlohmann::json& out) const {
   out["buffer_chunk_size"] = VulkanContext::chunk_limit_for(info_, options_);
   out["device_buffer_transfers"] = device_buffers_mapped() ? "mapped" : "staging";
   out["storage_buffer_16bit"] = info_.storage_buffer_16bit;
+  out["shader_float16"] = info_.shader_float16;
   out["pipelines_created"] = pipelines_created();
 }
 

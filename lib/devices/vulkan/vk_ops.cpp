@@ -9,8 +9,8 @@ namespace {
 
 constexpr uint32_t kElementGroup = 256;  // local_size_x of the element-wise kernels
 constexpr uint32_t kMatTile = 64;        // kTileM = kTileN of mul_mat.comp
-constexpr uint32_t kLaneRows = 64;       // kRows of mul_mat_lanes.comp
-constexpr uint32_t kLaneCols = 8;        // kCols of mul_mat_lanes.comp
+constexpr uint32_t kLaneRows = 64 * 4;   // kRows of mul_mat_lanes.comp (ROWS in shaders.cmake)
+constexpr uint32_t kLaneCols = 8;        // kCols of mul_mat_lanes.comp (COLS in shaders.cmake)
 
 uint32_t ceil_div(int64_t n, uint32_t d) { return static_cast<uint32_t>((n + d - 1) / d); }
 
@@ -24,12 +24,26 @@ VulkanKernelArgs args_for(const Tensor& a, const Tensor* b, const Tensor& d, uin
   return args;
 }
 
+// The element-wise kernels' vec4 path (variant 1 of elementwise.glsl): F32 rows that are
+// contiguous and start at multiples of 4 elements, and b's rows as long as a's.
+bool vec4_rows(const Tensor& t, int64_t row_length) {
+  if (t.type != DType::F32 || t.ne[0] != row_length || t.nb[0] != sizeof(float) || row_length % 4 != 0) {
+    return false;
+  }
+  for (size_t i = 1; i < kMaxDims; ++i) {
+    if (t.nb[i] / sizeof(float) % 4 != 0) return false;
+  }
+  return reinterpret_cast<uintptr_t>(t.data) % (4 * sizeof(float)) == 0;
+}
+
 void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, float f0 = 0) {
   const Tensor& a = *node.src[0];
   const Tensor* b = node.src[1];
-  VulkanKernelArgs args = args_for(a, b, node);
+  const bool vec4 =
+      vec4_rows(a, a.ne[0]) && vec4_rows(node, a.ne[0]) && (b == nullptr || vec4_rows(*b, a.ne[0]));
+  VulkanKernelArgs args = args_for(a, b, node, vec4 ? 1 : 0);
   args.f0 = f0;
-  rec.dispatch_rows(kernel, args, {&a, b, &node}, static_cast<uint64_t>(a.ne[0]),
+  rec.dispatch_rows(kernel, args, {&a, b, &node}, static_cast<uint64_t>(vec4 ? a.ne[0] / 4 : a.ne[0]),
                     static_cast<uint64_t>(a.nrows()), kElementGroup);
 }
 

@@ -31,6 +31,8 @@ constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
     "mul_mat_lanes_f32",
     "mul_mat_lanes_f16",
     "mul_mat_lanes_bf16",
+    "peak_fma_f32",
+    "peak_fma_f16",
 };
 
 // SPIR-V words must be 4-byte aligned: copy the embedded bytes rather than alias them.

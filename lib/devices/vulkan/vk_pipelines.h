@@ -36,8 +36,10 @@ enum class VulkanKernel {
   mul_mat_lanes_f32,
   mul_mat_lanes_f16,
   mul_mat_lanes_bf16,
+  peak_fma_f32,  // Backend::run_peak_kernel (vk_peak.h)
+  peak_fma_f16,
 };
-inline constexpr size_t kVulkanKernelCount = static_cast<size_t>(VulkanKernel::mul_mat_lanes_bf16) + 1;
+inline constexpr size_t kVulkanKernelCount = static_cast<size_t>(VulkanKernel::peak_fma_f16) + 1;
 // The name of the kernel's embedded SPIR-V ("add", "mul_mat_f16").
 std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept;
 

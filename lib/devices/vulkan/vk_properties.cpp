@@ -60,6 +60,17 @@ bool storage16_supported(const VulkanInstanceFns& fn, VkPhysicalDevice physical)
   return storage16.storageBuffer16BitAccess == VK_TRUE;
 }
 
+// shaderFloat16 (Vulkan 1.2, or VK_KHR_shader_float16_int8 on 1.1): F16 arithmetic in shaders.
+bool float16_supported(const VulkanInstanceFns& fn, VkPhysicalDevice physical) {
+  VkPhysicalDeviceShaderFloat16Int8Features f16{};
+  f16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &f16;
+  fn.vkGetPhysicalDeviceFeatures2(physical, &features);
+  return f16.shaderFloat16 == VK_TRUE;
+}
+
 // One vkGetPhysicalDeviceProperties2 call with every structure the device can answer chained.
 void query_properties(const VulkanInstanceFns& fn, const std::vector<std::string>& exts,
                       VulkanDeviceInfo& out) {
@@ -135,6 +146,13 @@ bool vulkan_query_device(const VulkanInstanceFns& fn, VkPhysicalDevice physical,
   out.needs_timeline_khr = out.api_version < VK_API_VERSION_1_2;
   if (out.needs_timeline_khr) out.enabled_extensions.emplace_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
   out.storage_buffer_16bit = storage16_supported(fn, physical);
+  const bool f16_ext = has(exts, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
+  if (out.api_version >= VK_API_VERSION_1_2 || f16_ext) {
+    out.shader_float16 = float16_supported(fn, physical);
+    if (out.shader_float16 && out.api_version < VK_API_VERSION_1_2) {
+      out.enabled_extensions.emplace_back(VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
+    }
+  }
   out.has_memory_budget = has(exts, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (out.has_memory_budget) out.enabled_extensions.emplace_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   return true;

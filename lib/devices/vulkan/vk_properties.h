@@ -31,6 +31,7 @@ struct VulkanDeviceInfo {
 
   bool has_memory_budget = false;               // VK_EXT_memory_budget
   bool storage_buffer_16bit = false;            // storageBuffer16BitAccess: kernels need it
+  bool shader_float16 = false;                  // shaderFloat16: F16 arithmetic (the F16 peak kernel)
   bool needs_timeline_khr = false;              // timeline semaphores come from the KHR extension (1.1)
   std::vector<std::string> enabled_extensions;  // device extensions to enable at creation
 };

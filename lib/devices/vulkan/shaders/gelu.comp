@@ -7,5 +7,9 @@ float gelu(float x) {
   const float u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
   return x / (1.0 + exp(-2.0 * u));
 }
+vec4 gelu(vec4 x) {
+  const vec4 u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
+  return x / (1.0 + exp(-2.0 * u));
+}
 #define OP(x, y) gelu(x)
 #include "elementwise.glsl"

@@ -15,8 +15,10 @@
 // u0, u1 and the bits of f1 are the group offsets of a split dispatch.
 #include "common.glsl"
 
-const uint kRows = 64u;
-const uint kCols = 8u;
+const uint kLanes = 64u;   // invocations per workgroup
+const uint kPerLane = ROWS; // rows m per invocation: lane l takes rows l, l + 64, ...
+const uint kRows = kLanes * kPerLane;
+const uint kCols = COLS;
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
@@ -48,43 +50,72 @@ float load_w(uint i) {
 }
 
 void main() {
-  const uint m_out = (gl_WorkGroupID.x + args.u0) * kRows + gl_LocalInvocationID.x;
+  const uint m_first = (gl_WorkGroupID.x + args.u0) * kRows + gl_LocalInvocationID.x;
   const uint n0 = (gl_WorkGroupID.y + args.u1) * kCols;
   const uint batch = gl_WorkGroupID.z + floatBitsToUint(args.f1);
   const uint K = args.ne_a.x, M = args.ne_a.y, N = args.ne_b.y;
-  // Rows past M compute row M - 1 again and store nothing: no lane leaves early, so the
-  // activation loads stay in uniform control flow (scalar loads on lavapipe).
-  const uint m = min(m_out, M - 1u);
   const uint c2 = batch % args.ne_b.z, c3 = batch / args.ne_b.z;
   const uint w2 = c2 / (args.ne_b.z / args.ne_a.z), w3 = c3 / (args.ne_b.w / args.ne_a.w);
-  const uint w_row = args.off_a + w2 * args.nb_a.z + w3 * args.nb_a.w + m * args.nb_a.y;
+  const uint w_base = args.off_a + w2 * args.nb_a.z + w3 * args.nb_a.w;
   const uint x_base = args.off_b + c2 * args.nb_b.z + c3 * args.nb_b.w;
 
+  // Rows past M compute row M - 1 again and store nothing: no lane leaves early, so the
+  // activation loads stay in uniform control flow.
+  uint w_row[kPerLane];
+  for (uint r = 0u; r < kPerLane; ++r) w_row[r] = w_base + min(m_first + r * kLanes, M - 1u) * args.nb_a.y;
   // Columns past N repeat the last one (same loads, results discarded), so the loop has no
   // per-column branch.
   uint x_col[kCols];
   for (uint c = 0u; c < kCols; ++c) x_col[c] = x_base + min(n0 + c, N - 1u) * args.nb_b.y;
-  float acc[kCols];
-  for (uint c = 0u; c < kCols; ++c) acc[c] = 0.0;
+  float acc[kPerLane][kCols];
+  for (uint r = 0u; r < kPerLane; ++r)
+    for (uint c = 0u; c < kCols; ++c) acc[r][c] = 0.0;
 
-  if (variant() == 1u) {
-    const uint w4 = w_row / 4u;
+  if (n0 + 1u >= N) {
+    // A single column (a matrix-vector product, or the last column of d): computing it kCols
+    // times over would be kCols times the work.
+    if (variant() == 1u) {
+      const uint x4 = x_col[0] / 4u;
+      for (uint r = 0u; r < kPerLane; ++r) w_row[r] /= 4u;
+      for (uint k = 0u; k < K / 4u; ++k) {
+        const vec4 x = b4[x4 + k];
+        for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k), x);
+      }
+    } else {
+      for (uint k = 0u; k < K; ++k) {
+        const float x = b32[x_col[0] + k * args.nb_b.x];
+        for (uint r = 0u; r < kPerLane; ++r) acc[r][0] = fma(load_w(w_row[r] + k * args.nb_a.x), x, acc[r][0]);
+      }
+    }
+  } else if (variant() == 1u) {
+    for (uint r = 0u; r < kPerLane; ++r) w_row[r] /= 4u;
     for (uint c = 0u; c < kCols; ++c) x_col[c] /= 4u;
     for (uint k = 0u; k < K / 4u; ++k) {
-      const vec4 w = load_w4(w4 + k);
-      for (uint c = 0u; c < kCols; ++c) acc[c] += dot(w, b4[x_col[c] + k]);
+      vec4 w[kPerLane];
+      for (uint r = 0u; r < kPerLane; ++r) w[r] = load_w4(w_row[r] + k);
+      for (uint c = 0u; c < kCols; ++c) {
+        const vec4 x = b4[x_col[c] + k];
+        for (uint r = 0u; r < kPerLane; ++r) acc[r][c] += dot(w[r], x);
+      }
     }
   } else {
     for (uint k = 0u; k < K; ++k) {
-      const float w = load_w(w_row + k * args.nb_a.x);
+      float w[kPerLane];
+      for (uint r = 0u; r < kPerLane; ++r) w[r] = load_w(w_row[r] + k * args.nb_a.x);
       const uint xk = k * args.nb_b.x;
-      for (uint c = 0u; c < kCols; ++c) acc[c] = fma(w, b32[x_col[c] + xk], acc[c]);
+      for (uint c = 0u; c < kCols; ++c) {
+        const float x = b32[x_col[c] + xk];
+        for (uint r = 0u; r < kPerLane; ++r) acc[r][c] = fma(w[r], x, acc[r][c]);
+      }
     }
   }
 
-  const uint d_base = args.off_d + c2 * args.nb_d.z + c3 * args.nb_d.w + m * args.nb_d.x;
-  if (m_out >= M) return;
-  for (uint c = 0u; c < kCols; ++c) {
-    if (n0 + c < N) d32[d_base + (n0 + c) * args.nb_d.y] = acc[c];
+  const uint d_base = args.off_d + c2 * args.nb_d.z + c3 * args.nb_d.w;
+  for (uint r = 0u; r < kPerLane; ++r) {
+    const uint m = m_first + r * kLanes;
+    if (m >= M) continue;
+    for (uint c = 0u; c < kCols; ++c) {
+      if (n0 + c < N) d32[d_base + m * args.nb_d.x + (n0 + c) * args.nb_d.y] = acc[r][c];
+    }
   }
 }

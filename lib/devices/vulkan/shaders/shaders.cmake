@@ -9,14 +9,17 @@ set(_out ${CMAKE_CURRENT_BINARY_DIR}/shaders)
 file(MAKE_DIRECTORY ${_out})
 file(GLOB _includes CONFIGURE_DEPENDS ${_dir}/*.glsl)
 
+# The lane kernel's register block (rows per invocation, columns); vk_ops.cpp mirrors it.
+set(_lanes "-DROWS=4 -DCOLS=8")
 # kernel name | source | defines
 set(_kernels
   "add|add.comp|" "mul|mul.comp|" "scale|scale.comp|" "silu|silu.comp|" "gelu|gelu.comp|"
   "rms_norm|rms_norm.comp|" "soft_max|soft_max.comp|" "rope|rope.comp|" "get_rows|get_rows.comp|"
   "cpy|cpy.comp|"
   "mul_mat_f32|mul_mat.comp|" "mul_mat_f16|mul_mat.comp|-DW_F16" "mul_mat_bf16|mul_mat.comp|-DW_BF16"
-  "mul_mat_lanes_f32|mul_mat_lanes.comp|" "mul_mat_lanes_f16|mul_mat_lanes.comp|-DW_F16"
-  "mul_mat_lanes_bf16|mul_mat_lanes.comp|-DW_BF16")
+  "mul_mat_lanes_f32|mul_mat_lanes.comp|${_lanes}" "mul_mat_lanes_f16|mul_mat_lanes.comp|${_lanes} -DW_F16"
+  "mul_mat_lanes_bf16|mul_mat_lanes.comp|${_lanes} -DW_BF16"
+  "peak_fma_f32|peak_fma.comp|" "peak_fma_f16|peak_fma.comp|-DPEAK_F16")
 
 set(_names "")
 set(_spvs "")
@@ -25,6 +28,7 @@ foreach(k ${_kernels})
   list(GET parts 0 name)
   list(GET parts 1 src)
   list(GET parts 2 defs)
+  separate_arguments(defs UNIX_COMMAND "${defs}")
   set(spv ${_out}/${name}.spv)
   add_custom_command(OUTPUT ${spv}
     COMMAND ${BK_GLSLC} --target-env=vulkan1.1 -O -Werror -I ${_dir} ${defs} ${_dir}/${src} -o ${spv}

@@ -1,0 +1,153 @@
+// The kernels' fast paths on shapes the conformance suite's cases (odd row lengths) do not
+// reach, checked against host arithmetic: the element-wise vec4 path (F32 rows of a multiple of
+// 4 elements, with and without a row-broadcast b) and the lane mul_mat kernel's register blocks
+// (several row groups with a partial last one, the vec4 and scalar K loops, one column and a
+// last single column). CMake forces BK_VULKAN_MUL_MAT=lanes so GPUs run the lane kernel too.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/ops.h"
+#include "vulkan_graph_util.h"
+#include "vulkan_test_util.h"
+
+namespace bk::test {
+namespace {
+
+std::vector<float> values(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  uint32_t x = seed * 2654435761u + 7;
+  for (float& f : v) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    f = static_cast<float>(x % 2001) / 1000.0f - 1.0f;  // [-1, 1]
+  }
+  return v;
+}
+
+void run(Device& dev, Graph& g) {
+  auto backend = dev.init_backend();
+  backend->compute(g);
+  backend->synchronize();
+}
+
+size_t mismatches(const std::vector<float>& got, const std::vector<double>& want, double tolerance) {
+  size_t wrong = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    wrong += std::abs(got[i] - want[i]) > tolerance * (1 + std::abs(want[i]));
+  return wrong;
+}
+
+using Unary = std::function<Tensor&(GraphBuilder&, Tensor&)>;
+using Binary = std::function<Tensor&(GraphBuilder&, Tensor&, Tensor&)>;
+
+// a: 64 x 3 x 2 (rows of 16 vec4s); b: 64 x b_rows x 2, broadcast over a's rows.
+void check_binary(Device& dev, const Binary& op, const std::function<double(double, double)>& ref,
+                  int64_t b_rows) {
+  GraphBuilder b;
+  Tensor& x = b.input(DType::F32, {64, 3, 2, 1}, "x");
+  Tensor& y = b.input(DType::F32, {64, b_rows, 2, 1}, "y");
+  Tensor& r = op(b, x, y);
+  Graph g = b.build({&r});
+  PlacedGraph p(dev, g);
+  const std::vector<float> xv = values(64 * 3 * 2, 1), yv = values(static_cast<size_t>(64 * b_rows * 2), 2);
+  PlacedGraph::set(x, xv);
+  PlacedGraph::set(y, yv);
+  run(dev, g);
+  std::vector<double> want(xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) {
+    const size_t i0 = i % 64, i1 = i / 64 % 3, i2 = i / 192;
+    want[i] = ref(xv[i], yv[(i2 * static_cast<size_t>(b_rows) + i1 % static_cast<size_t>(b_rows)) * 64 + i0]);
+  }
+  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-6), 0u) << "b rows " << b_rows;
+}
+
+void check_unary(Device& dev, const Unary& op, const std::function<double(double)>& ref, double tolerance) {
+  GraphBuilder b;
+  Tensor& x = b.input(DType::F32, {128, 5, 1, 1}, "x");
+  Tensor& r = op(b, x);
+  Graph g = b.build({&r});
+  PlacedGraph p(dev, g);
+  std::vector<float> xv = values(128 * 5, 3);
+  for (float& v : xv) v *= 6;  // [-6, 6]: both tails of silu and gelu
+  PlacedGraph::set(x, xv);
+  run(dev, g);
+  std::vector<double> want(xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) want[i] = ref(xv[i]);
+  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, tolerance), 0u);
+}
+
+TEST(VulkanFastPaths, ElementwiseVec4Rows) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  for (int64_t b_rows : {3, 1}) {
+    check_binary(
+        *dev, ops::add, [](double x, double y) { return x + y; }, b_rows);
+    check_binary(
+        *dev, ops::mul, [](double x, double y) { return x * y; }, b_rows);
+  }
+  check_unary(
+      *dev, [](GraphBuilder& b, Tensor& x) -> Tensor& { return ops::scale(b, x, -1.5f); },
+      [](double x) { return -1.5 * x; }, 1e-6);
+  check_unary(
+      *dev, ops::silu, [](double x) { return x / (1 + std::exp(-x)); }, 1e-5);
+  check_unary(
+      *dev, ops::gelu,
+      [](double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); },
+      1e-5);
+}
+
+// d = w x for w: K x M, x: K x N, against a double reference.
+void check_mul_mat(Device& dev, DType wtype, int64_t m, int64_t n, int64_t k) {
+  GraphBuilder b;
+  Tensor& w = b.weight(wtype, {k, m, 1, 1}, "w");
+  Tensor& x = b.input(DType::F32, {k, n, 1, 1}, "x");
+  Tensor& r = ops::mul_mat(b, w, x);
+  Graph g = b.build({&r});
+  PlacedGraph p(dev, g);
+  std::vector<float> wv = values(static_cast<size_t>(k * m), 4), xv = values(static_cast<size_t>(k * n), 5);
+  // Values exact in F16 and BF16 (multiples of 1/64 in [-1, 1]), so one reference serves all.
+  for (float& v : wv) v = std::round(v * 64) / 64;
+  std::vector<uint8_t> raw(w.nbytes());
+  for (size_t i = 0; i < wv.size(); ++i) {
+    if (wtype == DType::F32) {
+      std::memcpy(raw.data() + 4 * i, &wv[i], 4);
+    } else {
+      uint32_t bits;
+      std::memcpy(&bits, &wv[i], 4);
+      const uint16_t h = wtype == DType::BF16 ? static_cast<uint16_t>(bits >> 16) : f32_to_f16(wv[i]);
+      std::memcpy(raw.data() + 2 * i, &h, 2);
+    }
+  }
+  w.buffer->set_tensor(w, raw.data(), 0, raw.size());
+  PlacedGraph::set(x, xv);
+  run(dev, g);
+  std::vector<double> want(static_cast<size_t>(m * n));
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < m; ++i) {
+      double s = 0;
+      for (int64_t kk = 0; kk < k; ++kk) s += double{wv[i * k + kk]} * xv[j * k + kk];
+      want[j * m + i] = s;
+    }
+  }
+  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-4), 0u)
+      << dtype_name(wtype) << " M=" << m << " N=" << n << " K=" << k;
+}
+
+TEST(VulkanFastPaths, LaneMulMatBlocks) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  for (DType w : {DType::F32, DType::F16, DType::BF16}) {
+    for (int64_t n : {1, 9, 16}) {
+      check_mul_mat(*dev, w, 300, n, 64);  // vec4 K loop; two row groups, the second partial
+      check_mul_mat(*dev, w, 300, n, 33);  // scalar K loop
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bk::test
