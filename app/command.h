@@ -23,5 +23,6 @@ Command add_alloc_command(CLI::App& parent);
 Command add_schema_command(CLI::App& parent);
 Command add_sched_command(CLI::App& parent);
 Command add_ops_command(CLI::App& parent);
+Command add_smoke_command(CLI::App& parent);
 
 }  // namespace bkctl

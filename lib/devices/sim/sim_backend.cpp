@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cmath>
 #include <deque>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -47,6 +50,22 @@ std::shared_ptr<Snapshot> snapshot(const Graph& graph) {
   return snap;
 }
 
+// fault=hang: blocks the calling thread until the process exits. Nothing wakes it, on purpose:
+// it stands for a kernel or a driver call that never comes back.
+[[noreturn]] void hang_forever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+// fault=wrong_results: one element of every f32 node the step computed is off by 1 + |x|.
+void corrupt_results(const Graph& graph) {
+  for (const Tensor* node : graph.nodes()) {
+    if (node->op == Op::none || node->is_view() || node->type != DType::F32 || node->data == nullptr)
+      continue;
+    float* first = static_cast<float*>(node->data);
+    *first += 1.0f + std::fabs(*first);
+  }
+}
+
 }  // namespace
 
 SimBackend::SimBackend(SimDevice& device)
@@ -72,9 +91,13 @@ void SimBackend::check_ops(const Graph& graph) const {
 void SimBackend::compute(Graph& graph) {
   check_ops(graph);
   const std::string device_name = device_->name();
-  auto run = [cpu = cpu_.get(), device_name](Graph& g) {
+  const SimFault fault = device_->config().fault;
+  if (fault == SimFault::hang && !queue_) hang_forever();
+  auto run = [cpu = cpu_.get(), device_name, fault](Graph& g) {
+    if (fault == SimFault::hang) hang_forever();
     try {
       cpu->compute(g);
+      if (fault == SimFault::wrong_results) corrupt_results(g);
     } catch (const Error& e) {
       throw Error(e.code(), fmt::format("{} (simulated) runs the CPU's kernels: {}", device_name, e.what()));
     }

@@ -7,7 +7,8 @@
 // at the call, which is what a real device records into a command buffer) and returns at once;
 // copy_tensor_async() from another simulated or a host stream is queued behind the source
 // stream's work so far; wait() queues a wait for the event; synchronize() drains the queue and
-// rethrows the first error a job met. SimEvent marks a point in such a queue (trivially reached
+// rethrows the first error a job met. The faults of sim_config.h (wrong_results, hang) are
+// injected here. SimEvent marks a point in such a queue (trivially reached
 // for a synchronous stream). Internal to the sim device.
 
 #include <cstdint>

@@ -28,6 +28,14 @@ bool SimBuffer::do_copy_from(const Buffer& src, size_t src_offset, size_t dst_of
   return true;
 }
 
+void SimBuffer::do_write(size_t offset, const void* src, size_t size) {
+  CpuBuffer::do_write(offset, src, size);
+  const size_t stuck = this->size() / 2;
+  if (device_->config().fault == SimFault::corrupt_byte && offset <= stuck && stuck < offset + size) {
+    static_cast<unsigned char*>(base())[stuck] ^= 0x10;
+  }
+}
+
 std::string SimBufferType::name() const { return device_->name(); }
 
 Device& SimBufferType::device() const { return *device_; }
@@ -43,6 +51,12 @@ std::unique_ptr<Buffer> SimBufferType::alloc(size_t size) {
         fmt::format("{} (simulated): cannot allocate {} ({} bytes) in one buffer: its max_buffer is {}; "
                     "split the allocation or raise max_buffer in BK_SIM_DEVICES",
                     name(), format_bytes(size), size, format_bytes(max_size())));
+  }
+  if (device_->config().fault == SimFault::alloc_fail) {
+    throw Error(
+        ErrorCode::out_of_memory,
+        fmt::format("{} (simulated): allocating {} failed: fault=alloc_fail is injected by BK_SIM_DEVICES",
+                    name(), format_bytes(size)));
   }
   device_->reserve(size);
   const size_t align = alignment() < 64 ? 64 : alignment();

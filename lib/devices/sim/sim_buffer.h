@@ -1,6 +1,8 @@
 #pragma once
 // The memory of a simulated device: host memory (a CpuBuffer underneath) whose bytes count
-// against the device's declared size until the buffer is destroyed. Internal to the sim device.
+// against the device's declared size until the buffer is destroyed. With fault=corrupt_byte
+// (sim_config.h) writes leave one bit flipped in the middle of the buffer. Internal to the sim
+// device.
 
 #include "devices/cpu/cpu_buffer.h"
 
@@ -17,6 +19,8 @@ class SimBuffer final : public CpuBuffer {
  protected:
   // Reads host buffers and other simulated buffers directly: both are real memory.
   bool do_copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t size) override;
+  // Injects fault=corrupt_byte after the write.
+  void do_write(size_t offset, const void* src, size_t size) override;
 
  private:
   SimDevice* device_;

@@ -94,6 +94,14 @@ DeviceType parse_type(const Where& at, std::string_view value) {
   bad(at, fmt::format("'{}' is not a device type (gpu, igpu, accel, cpu)", value));
 }
 
+SimFault parse_fault(const Where& at, std::string_view value) {
+  for (SimFault f : {SimFault::none, SimFault::corrupt_byte, SimFault::wrong_results, SimFault::hang,
+                     SimFault::alloc_fail}) {
+    if (iequals(sim_fault_name(f), trim(value))) return f;
+  }
+  bad(at, fmt::format("'{}' is not a fault (none, corrupt_byte, wrong_results, hang, alloc_fail)", value));
+}
+
 using Apply = void (*)(SimDeviceConfig&, const Where&, std::string_view);
 
 struct KeySpec {
@@ -104,7 +112,7 @@ struct KeySpec {
 };
 
 // The keys of a device entry. To add a behaviour: a field in SimDeviceConfig, a row here.
-constexpr std::array<KeySpec, 11> kKeys{{
+constexpr std::array<KeySpec, 12> kKeys{{
     {"type", "gpu|igpu|accel|cpu", "device type (default gpu)",
      [](SimDeviceConfig& c, const Where& at, std::string_view v) { c.type = parse_type(at, v); }},
     {"ops", "all|OP+OP", "compute ops it runs (default all)",
@@ -133,6 +141,9 @@ constexpr std::array<KeySpec, 11> kKeys{{
      }},
     {"reads", "DEV+DEV", "other devices' buffers it reads in place; CPU means host memory (default none)",
      [](SimDeviceConfig& c, const Where&, std::string_view v) { c.reads = list_items(v); }},
+    {"fault", "none|corrupt_byte|wrong_results|hang|alloc_fail",
+     "injects a fault, for testing checks (default none)",
+     [](SimDeviceConfig& c, const Where& at, std::string_view v) { c.fault = parse_fault(at, v); }},
 }};
 
 const KeySpec* find_key(std::string_view key) {
@@ -186,6 +197,22 @@ SimDeviceConfig parse_device(std::string_view entry, const std::vector<SimDevice
 }
 
 }  // namespace
+
+const char* sim_fault_name(SimFault fault) noexcept {
+  switch (fault) {
+    case SimFault::none:
+      return "none";
+    case SimFault::corrupt_byte:
+      return "corrupt_byte";
+    case SimFault::wrong_results:
+      return "wrong_results";
+    case SimFault::hang:
+      return "hang";
+    case SimFault::alloc_fail:
+      return "alloc_fail";
+  }
+  return "?";
+}
 
 std::vector<SimDeviceConfig> parse_sim_config(std::string_view text) {
   std::vector<SimDeviceConfig> devices;

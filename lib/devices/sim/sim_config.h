@@ -20,6 +20,17 @@
 
 namespace bk {
 
+// Faults a simulated device can inject, so that checks such as `bkctl smoke` can prove they
+// catch them (fault=NAME in BK_SIM_DEVICES):
+//   corrupt_byte   every write through Buffer::write flips bit 4 of the byte at the middle of
+//                  the buffer when it covers that byte (a stuck memory cell)
+//   wrong_results  every compute adds 1 + |x| to element 0 of each f32 node it computes
+//   hang           compute never returns (an asynchronous stream's job never finishes, so
+//                  synchronize never returns) until the process exits
+//   alloc_fail     every allocation fails with Error(out_of_memory), whatever memory is free
+enum class SimFault { none, corrupt_byte, wrong_results, hang, alloc_fail };
+const char* sim_fault_name(SimFault fault) noexcept;
+
 struct SimDeviceConfig {
   std::string name;  // device name, unique: "gpu0"
   std::string text;  // the entry as written, for describe()
@@ -35,6 +46,7 @@ struct SimDeviceConfig {
   long long offload_min_batch = 32;  // ... when the node has at least this many rows (ne[1])
   std::vector<std::string> reads;    // other buffer types it reads in place ("CPU" = host memory)
   std::string description;           // empty: generated from the above
+  SimFault fault = SimFault::none;   // injected fault (see SimFault)
 };
 
 // Parses the whole variable; an empty text gives no devices.

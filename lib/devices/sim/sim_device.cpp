@@ -62,6 +62,7 @@ void SimDevice::describe(nlohmann::json& out) const {
   out["offload"] = op_names(config_.offload);
   out["offload_min_batch"] = config_.offload_min_batch;
   out["reads"] = config_.reads;
+  out["fault"] = sim_fault_name(config_.fault);
 }
 
 bool SimDevice::supports_types(const Tensor& node) const {

@@ -1,0 +1,195 @@
+// Level 1 of `bkctl smoke`: enumeration, memory patterns, host <-> device round trip, events.
+#include "probe/smoke_checks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "core/graph.h"
+#include "core/ops.h"
+#include "core/units.h"
+#include "probe/mem_pattern.h"
+#include "probe/smoke_graph.h"
+
+namespace bk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double gbps(size_t bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0;
+}
+
+SmokeOutcome verdict(SmokeStatus status, std::string message) {
+  SmokeOutcome outcome;
+  outcome.status = status;
+  outcome.message = std::move(message);
+  return outcome;
+}
+
+SmokeOutcome check_enumerate(Device& device, const SmokeSettings&) {
+  const MemoryInfo memory = device.memory();
+  std::vector<std::string> problems;
+  if (device.name().empty()) problems.emplace_back("the device has no name");
+  if (device.description().empty()) problems.emplace_back("the device has no description");
+  if (memory.total == 0) problems.emplace_back("it reports 0 bytes of memory");
+  if (memory.free > memory.total) {
+    problems.push_back(fmt::format("it reports more free memory ({}) than total ({})",
+                                   format_bytes(memory.free), format_bytes(memory.total)));
+  }
+  SmokeOutcome outcome =
+      problems.empty()
+          ? verdict(SmokeStatus::pass, fmt::format("{}; {} free of {}", device.description(),
+                                                   format_bytes(memory.free), format_bytes(memory.total)))
+          : verdict(SmokeStatus::fail, fmt::format("{}: {}", device.name(), fmt::join(problems, "; ")));
+  outcome.metrics = {{"memory_total_bytes", static_cast<double>(memory.total)},
+                     {"memory_free_bytes", static_cast<double>(memory.free)}};
+  return outcome;
+}
+
+std::string mismatch_text(PatternKind kind, const VerifyResult& result, size_t bytes) {
+  const PatternMismatch& first = *result.first;
+  return fmt::format(
+      "{}: {} of {} words read back wrong; first at byte offset {}: expected {:#018x}, got {:#018x}",
+      pattern_kind_name(kind), result.mismatches, (bytes + 7) / 8, first.offset, first.expected, first.got);
+}
+
+SmokeOutcome check_memory(Device& device, const SmokeSettings& settings) {
+  BufferType& type = device.buffer_type();
+  const size_t bytes = std::min(settings.memory_bytes, type.max_size());
+  const MemoryInfo memory = device.memory();
+  if (bytes > memory.free) {
+    return verdict(SmokeStatus::skipped,
+                   fmt::format("{} has {} free, less than the {} to check; pass a smaller --mem",
+                               device.name(), format_bytes(memory.free), format_bytes(bytes)));
+  }
+  std::unique_ptr<Buffer> buffer = type.alloc(bytes);
+  PatternStaging staging(bytes);
+  std::vector<std::string> failures;
+  double write_seconds = 0;
+  double read_seconds = 0;
+  size_t mismatches = 0;
+  for (PatternKind kind : {PatternKind::walking_ones, PatternKind::address, PatternKind::random}) {
+    write_seconds += write_pattern(*buffer, 0, staging, kind);
+    const VerifyResult result = verify_pattern(*buffer, 0, staging, kind);
+    read_seconds += result.read_seconds;
+    mismatches += result.mismatches;
+    if (!result.ok()) failures.push_back(mismatch_text(kind, result, bytes));
+  }
+  SmokeOutcome outcome =
+      failures.empty() ? verdict(SmokeStatus::pass,
+                                 fmt::format("{} verified with walking ones, address-in-address and random "
+                                             "patterns",
+                                             format_bytes(bytes)))
+                       : verdict(SmokeStatus::fail,
+                                 fmt::format("{} memory: {}", device.name(), fmt::join(failures, "; ")));
+  outcome.metrics = {{"bytes", static_cast<double>(bytes)},
+                     {"mismatched_words", static_cast<double>(mismatches)},
+                     {"write_gbps", gbps(3 * bytes, write_seconds)},
+                     {"read_gbps", gbps(3 * bytes, read_seconds)}};
+  return outcome;
+}
+
+SmokeOutcome check_roundtrip(Device& device, const SmokeSettings& settings) {
+  const size_t bytes = std::max<size_t>(4, std::min<size_t>(settings.memory_bytes, size_t{64} << 20)) / 4 * 4;
+  GraphBuilder builder;
+  Tensor& tensor = builder.input(DType::F32, {static_cast<int64_t>(bytes / 4), 1, 1, 1}, "roundtrip");
+  std::unique_ptr<Buffer> buffer = device.buffer_type().alloc(device.buffer_type().alloc_size(tensor));
+  buffer->place_tensor(tensor, 0);
+  std::vector<uint64_t> sent((bytes + 7) / 8);
+  for (size_t i = 0; i < sent.size(); ++i) sent[i] = pattern_word(7, i);
+  std::vector<uint64_t> back(sent.size(), 0xA5A5A5A5A5A5A5A5ULL);
+  std::unique_ptr<Backend> backend = device.init_backend();
+  Clock::time_point start = Clock::now();
+  backend->set_tensor_async(tensor, sent.data(), 0, bytes);
+  backend->synchronize();
+  const double up = seconds_since(start);
+  start = Clock::now();
+  backend->get_tensor_async(tensor, back.data(), 0, bytes);
+  backend->synchronize();
+  const double down = seconds_since(start);
+  size_t wrong = 0;
+  for (size_t i = 0; i < bytes; ++i) {
+    wrong += reinterpret_cast<const unsigned char*>(sent.data())[i] !=
+             reinterpret_cast<unsigned char*>(back.data())[i];
+  }
+  SmokeOutcome outcome =
+      wrong == 0
+          ? verdict(SmokeStatus::pass,
+                    fmt::format("{} host -> device -> host through a stream", format_bytes(bytes)))
+          : verdict(SmokeStatus::fail, fmt::format("{}: {} of {} bytes came back different after a host -> "
+                                                   "device -> host round trip",
+                                                   device.name(), wrong, bytes));
+  outcome.metrics = {{"bytes", static_cast<double>(bytes)},
+                     {"host_to_device_gbps", gbps(bytes, up)},
+                     {"device_to_host_gbps", gbps(bytes, down)}};
+  return outcome;
+}
+
+SmokeOutcome check_events(Device& device, const SmokeSettings&) {
+  if (!device.caps().events) return verdict(SmokeStatus::skipped, device.name() + " does not support events");
+  GraphBuilder builder;
+  Tensor& a = builder.input(DType::F32, {4096, 1, 1, 1}, "a");
+  Tensor& b = builder.input(DType::F32, {4096, 1, 1, 1}, "b");
+  Tensor& sum = ops::add(builder, a, b);
+  Graph graph = builder.build({&sum});
+  if (!device.supports_op(sum)) {
+    return verdict(SmokeStatus::skipped, "events are checked on an add, which " + device.name() +
+                                             " does not run: " + device.unsupported_reason(sum));
+  }
+  SmokeGraphRun run(device, graph);
+  const SmokeInputs inputs = smoke_random_inputs(graph, 11);
+  run.write_inputs(inputs);
+  std::unique_ptr<Backend> backend = device.init_backend();
+  std::unique_ptr<Event> event = device.create_event();
+  backend->compute(graph);
+  event->record(*backend);
+  event->synchronize();
+  // The event says the add is done: its result must be there before the stream is synchronized.
+  const double nmse = smoke_nmse(run.read(sum), smoke_reference(graph, inputs).at(&sum));
+  backend->synchronize();
+  SmokeOutcome outcome =
+      nmse <= 1e-10
+          ? verdict(SmokeStatus::pass,
+                    "an event recorded after a compute was reached with its result in place")
+          : verdict(SmokeStatus::fail, fmt::format("{}: after the event recorded behind an add was reached, "
+                                                   "the result was wrong or missing (NMSE {:.3g})",
+                                                   device.name(), nmse));
+  if (std::isfinite(nmse)) outcome.metrics = {{"nmse", nmse}};
+  return outcome;
+}
+
+}  // namespace
+
+std::string_view smoke_status_name(SmokeStatus status) noexcept {
+  switch (status) {
+    case SmokeStatus::pass:
+      return "pass";
+    case SmokeStatus::fail:
+      return "fail";
+    case SmokeStatus::skipped:
+      return "skipped";
+    case SmokeStatus::error:
+      return "error";
+  }
+  return "?";
+}
+
+const std::vector<SmokeCheck>& smoke_checks() {
+  static const std::vector<SmokeCheck> checks = {
+      {"enumerate", 1, check_enumerate},     {"memory", 1, check_memory},
+      {"roundtrip", 1, check_roundtrip},     {"events", 1, check_events},
+      {"conformance", 2, smoke_conformance}, {"matmul", 2, smoke_matmul},
+      {"sustained", 3, smoke_sustained},
+  };
+  return checks;
+}
+
+}  // namespace bk

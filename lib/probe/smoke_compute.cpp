@@ -1,0 +1,254 @@
+// Levels 2 and 3 of `bkctl smoke`: a conformance subset against a float64 reference, a timed
+// matmul compared with a floor, and the sustained matmul with every result checked.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+#include "core/graph.h"
+#include "core/ops.h"
+#include "probe/smoke_checks.h"
+#include "probe/smoke_graph.h"
+#include "probe/stats.h"
+
+namespace bk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+SmokeOutcome verdict(SmokeStatus status, std::string message) {
+  SmokeOutcome outcome;
+  outcome.status = status;
+  outcome.message = std::move(message);
+  return outcome;
+}
+
+// One conformance case: a graph with one output and the NMSE it must stay under. The limits
+// are the conformance suite's (tests/conformance/nmse_limits.h) for these ops and dtypes.
+struct SmokeCase {
+  std::string_view name;
+  double limit;
+  std::function<Tensor&(GraphBuilder&)> build;
+};
+
+Tensor& input(GraphBuilder& g, DType type, int64_t ne0, int64_t ne1, const char* name) {
+  return g.input(type, {ne0, ne1, 1, 1}, name);
+}
+
+const std::vector<SmokeCase>& smoke_cases() {
+  static const std::vector<SmokeCase> cases = {
+      {"mul_mat_f32_67x33x9", 1e-6,
+       [](GraphBuilder& g) -> Tensor& {
+         return ops::mul_mat(g, input(g, DType::F32, 67, 33, "w"), input(g, DType::F32, 67, 9, "x"));
+       }},
+      {"mul_mat_f16_64x32x5", 5e-6,
+       [](GraphBuilder& g) -> Tensor& {
+         return ops::mul_mat(g, input(g, DType::F16, 64, 32, "w"), input(g, DType::F32, 64, 5, "x"));
+       }},
+      {"add_f32_129x7_row", 1e-10,
+       [](GraphBuilder& g) -> Tensor& {
+         return ops::add(g, input(g, DType::F32, 129, 7, "a"), input(g, DType::F32, 129, 1, "b"));
+       }},
+      {"rms_norm_f32_257x3", 5e-7,
+       [](GraphBuilder& g) -> Tensor& { return ops::rms_norm(g, input(g, DType::F32, 257, 3, "a"), 1e-5f); }},
+      {"soft_max_f32_100x4", 5e-7,
+       [](GraphBuilder& g) -> Tensor& {
+         return ops::soft_max(g, input(g, DType::F32, 100, 4, "a"), nullptr, 0.5f);
+       }},
+      {"silu_f32_1000", 5e-7,
+       [](GraphBuilder& g) -> Tensor& { return ops::silu(g, input(g, DType::F32, 1000, 1, "a")); }},
+  };
+  return cases;
+}
+
+struct CaseTally {
+  int passed = 0;
+  std::vector<std::string> failed;
+  std::vector<std::string> unsupported;
+  double worst_ratio = 0;  // largest NMSE / limit among the cases that ran
+};
+
+void run_case(Device& device, Backend& backend, const SmokeCase& c, uint64_t seed, CaseTally& tally) {
+  GraphBuilder builder;
+  Tensor& out = c.build(builder);
+  Graph graph = builder.build({&out});
+  for (const Tensor* node : graph.nodes()) {
+    if (!device.supports_op(*node)) {
+      tally.unsupported.push_back(fmt::format("{} ({})", c.name, device.unsupported_reason(*node)));
+      return;
+    }
+  }
+  SmokeGraphRun run(device, graph);
+  const SmokeInputs inputs = smoke_random_inputs(graph, seed);
+  run.write_inputs(inputs);
+  run.compute(backend);
+  const double nmse = smoke_nmse(run.read(out), smoke_reference(graph, inputs).at(&out));
+  if (nmse <= c.limit) {
+    ++tally.passed;
+    tally.worst_ratio = std::max(tally.worst_ratio, nmse / c.limit);
+  } else {
+    tally.failed.push_back(fmt::format("{} NMSE {:.3g} > limit {:.0e}", c.name, nmse, c.limit));
+  }
+}
+
+// The matmul both the benchmark and the sustained check run: 256^3, f32, one graph kept placed.
+struct Matmul {
+  static constexpr int64_t kSize = 256;
+  GraphBuilder builder;
+  Tensor* out = nullptr;
+  Graph graph;
+  SmokeValues want;
+  std::unique_ptr<SmokeGraphRun> run;
+  std::unique_ptr<Backend> backend;
+
+  static double flops() { return 2.0 * kSize * kSize * kSize; }
+
+  bool build(Device& device, std::string& reason) {
+    Tensor& w = input(builder, DType::F32, kSize, kSize, "w");
+    Tensor& x = input(builder, DType::F32, kSize, kSize, "x");
+    out = &ops::mul_mat(builder, w, x);
+    graph = builder.build({out});
+    if (!device.supports_op(*out)) {
+      reason = device.unsupported_reason(*out);
+      return false;
+    }
+    run = std::make_unique<SmokeGraphRun>(device, graph);
+    const SmokeInputs inputs = smoke_random_inputs(graph, 5);
+    run->write_inputs(inputs);
+    want = smoke_reference(graph, inputs).at(out);
+    backend = device.init_backend();
+    return true;
+  }
+  // One compute, waited for; returns its seconds.
+  double time_once() {
+    const Clock::time_point start = Clock::now();
+    run->compute(*backend);
+    return seconds_since(start);
+  }
+  double nmse() const { return smoke_nmse(run->read(*out), want); }
+};
+
+constexpr double kMatmulLimit = 1e-6;  // the conformance suite's f32 mul_mat limit
+
+void add_throughput(SmokeOutcome& outcome, const SampleStats& gflops) {
+  outcome.metrics.push_back({"median_gflops", gflops.median});
+  outcome.metrics.push_back({"min_gflops", gflops.min});
+  outcome.metrics.push_back({"max_gflops", gflops.max});
+  outcome.metrics.push_back({"cv", gflops.cv});
+  outcome.metrics.push_back({"samples", static_cast<double>(gflops.count)});
+}
+
+std::string floor_note(const std::optional<double>& floor) {
+  return floor ? fmt::format("floor {:.4g} GFLOP/s", *floor) : std::string("no floor given");
+}
+
+}  // namespace
+
+SmokeOutcome smoke_conformance(Device& device, const SmokeSettings&) {
+  std::unique_ptr<Backend> backend = device.init_backend();
+  CaseTally tally;
+  uint64_t seed = 1;
+  for (const SmokeCase& c : smoke_cases()) run_case(device, *backend, c, seed++, tally);
+  const size_t total = smoke_cases().size();
+  const std::string unsupported =
+      tally.unsupported.empty() ? "" : fmt::format("; unsupported: {}", fmt::join(tally.unsupported, "; "));
+  SmokeOutcome outcome;
+  if (!tally.failed.empty()) {
+    outcome = verdict(SmokeStatus::fail,
+                      fmt::format("{}: {} of {} cases wrong against the float64 reference: {}", device.name(),
+                                  tally.failed.size(), total, fmt::join(tally.failed, "; ")));
+  } else if (tally.passed == 0) {
+    outcome =
+        verdict(SmokeStatus::skipped, fmt::format("{} runs none of the cases{}", device.name(), unsupported));
+  } else {
+    outcome = verdict(SmokeStatus::pass, fmt::format("{} of {} cases match the float64 reference{}",
+                                                     tally.passed, total, unsupported));
+  }
+  outcome.metrics = {{"cases_passed", static_cast<double>(tally.passed)},
+                     {"cases_failed", static_cast<double>(tally.failed.size())},
+                     {"cases_unsupported", static_cast<double>(tally.unsupported.size())},
+                     {"worst_nmse_over_limit", tally.worst_ratio}};
+  return outcome;
+}
+
+SmokeOutcome smoke_matmul(Device& device, const SmokeSettings& settings) {
+  Matmul mm;
+  std::string reason;
+  if (!mm.build(device, reason)) return verdict(SmokeStatus::skipped, "f32 mul_mat unsupported: " + reason);
+  mm.time_once();  // warm-up: pipelines, caches
+  const double nmse = mm.nmse();
+  if (!(nmse <= kMatmulLimit)) {
+    return verdict(SmokeStatus::fail,
+                   fmt::format("{}: the 256x256x256 f32 matmul is wrong (NMSE {:.3g} > {:.0e})",
+                               device.name(), nmse, kMatmulLimit));
+  }
+  // Medians of at least 5 repetitions, up to about half a second of them.
+  std::vector<double> gflops;
+  const Clock::time_point start = Clock::now();
+  while (gflops.size() < 5 || (gflops.size() < 50 && seconds_since(start) < 0.5)) {
+    gflops.push_back(Matmul::flops() / mm.time_once() / 1e9);
+  }
+  const SampleStats stats = summarize(gflops);
+  const std::optional<double>& floor = settings.floors.matmul_f32_gflops;
+  SmokeOutcome outcome =
+      floor && stats.median < *floor
+          ? verdict(SmokeStatus::fail,
+                    fmt::format("{}: f32 matmul median {:.4g} GFLOP/s is below the floor {:.4g}",
+                                device.name(), stats.median, *floor))
+          : verdict(SmokeStatus::pass, fmt::format("f32 matmul 256x256x256: median {:.4g} GFLOP/s ({})",
+                                                   stats.median, floor_note(floor)));
+  add_throughput(outcome, stats);
+  return outcome;
+}
+
+SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
+  Matmul mm;
+  std::string reason;
+  if (!mm.build(device, reason)) return verdict(SmokeStatus::skipped, "f32 mul_mat unsupported: " + reason);
+  std::vector<double> gflops;
+  size_t wrong = 0;
+  double worst = 0;
+  const Clock::time_point start = Clock::now();
+  while (gflops.empty() || seconds_since(start) < settings.duration_seconds) {
+    gflops.push_back(Matmul::flops() / mm.time_once() / 1e9);
+    const double nmse = mm.nmse();  // every result, so a fault that comes with heat shows
+    if (!(nmse <= kMatmulLimit)) {
+      ++wrong;
+      worst = std::isfinite(nmse) ? std::max(worst, nmse) : worst;
+    }
+  }
+  const SampleStats stats = summarize(gflops);
+  std::vector<std::string> problems;
+  if (wrong > 0) {
+    problems.push_back(
+        fmt::format("{} of {} results wrong (worst finite NMSE {:.3g})", wrong, gflops.size(), worst));
+  }
+  const SmokeFloors& floors = settings.floors;
+  if (floors.sustained_f32_gflops && stats.median < *floors.sustained_f32_gflops) {
+    problems.push_back(fmt::format("median {:.4g} GFLOP/s is below the floor {:.4g}", stats.median,
+                                   *floors.sustained_f32_gflops));
+  }
+  if (floors.sustained_max_cv && stats.cv > *floors.sustained_max_cv) {
+    problems.push_back(
+        fmt::format("throughput varies by cv {:.3g}, more than the allowed {:.3g} (throttling?)", stats.cv,
+                    *floors.sustained_max_cv));
+  }
+  SmokeOutcome outcome =
+      problems.empty()
+          ? verdict(SmokeStatus::pass,
+                    fmt::format(
+                        "{} matmuls in {:.3g} s, all correct: median {:.4g} GFLOP/s, min {:.4g}, cv {:.3g}",
+                        gflops.size(), seconds_since(start), stats.median, stats.min, stats.cv))
+          : verdict(SmokeStatus::fail,
+                    fmt::format("{} sustained matmul: {}", device.name(), fmt::join(problems, "; ")));
+  add_throughput(outcome, stats);
+  outcome.metrics.push_back({"wrong_results", static_cast<double>(wrong)});
+  return outcome;
+}
+
+}  // namespace bk

@@ -1,0 +1,295 @@
+"""bkctl smoke: checks per level on the real devices, every injected fault caught with the right status
+and exit code, the watchdog cutting off a hang, requirements, floors, --fail-on, JSON and JUnit outputs."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bkctl_cli import CliTestCase, run, validate  # noqa: E402
+
+XSD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "junit-10.xsd")
+LEVEL1 = ["enumerate", "memory", "roundtrip", "events"]
+LEVEL2 = LEVEL1 + ["conformance", "matmul"]
+# Under ASan, lavapipe's shader JIT crawls with the slow unwinder the leak suppression needs (see
+# test_sched.py); these runs compute on Vulkan, so they skip leak checks.
+FAST_ASAN = {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}
+
+
+def sim(config):
+    return {"BK_SIM_DEVICES": config, **FAST_ASAN}
+
+
+def smoke(*args, env=None):
+    return run("smoke", "--mem", "8MiB", *args, env=env)
+
+
+def smoke_json(test, *args, env=None, exit_code=0):
+    result = smoke("--json", *args, env=env)
+    test.assertEqual(result.returncode, exit_code, f"stdout: {result.stdout[-3000:]!r} stderr: {result.stderr!r}")
+    document = json.loads(result.stdout)
+    validate(document, "bk.smoke.v1.json")
+    test.assertEqual(document["exit_code"], exit_code)
+    return document
+
+
+def check(document, device, name):
+    matches = [c for c in document["checks"] if c["device"] == device and c["check"] == name]
+    assert len(matches) == 1, f"{device} {name}: {document['checks']}"
+    return matches[0]
+
+
+class JUnitFile:
+    """A temporary path for --junit, validated with xmllint against the vendored XSD."""
+
+    def __init__(self, test):
+        self.test = test
+        self.dir = tempfile.mkdtemp(prefix="bk-smoke-")
+        self.path = os.path.join(self.dir, "smoke.xml")
+        test.addCleanup(shutil.rmtree, self.dir)
+
+    def validated(self):
+        if shutil.which("xmllint") is None:
+            self.test.fail("xmllint is missing: install libxml2-utils (scripts/bootstrap.sh lists it)")
+        lint = subprocess.run(["xmllint", "--noout", "--schema", XSD, self.path], capture_output=True, text=True,
+                              check=False)
+        self.test.assertEqual(lint.returncode, 0, lint.stderr)
+        return ET.parse(self.path).getroot()
+
+
+def testcase(root, device, name):
+    for suite in root.iter("testsuite"):
+        if suite.get("name") == device:
+            for case in suite.iter("testcase"):
+                if case.get("name") == name:
+                    return case
+    raise AssertionError(f"no testcase {device}/{name}")
+
+
+class RealDevices(CliTestCase):
+    def test_level2_passes_on_every_device_with_valid_junit(self):
+        junit = JUnitFile(self)
+        result = smoke("--level", "2", "--junit", junit.path, env=FAST_ASAN)
+        self.assertOk(result)
+        root = junit.validated()
+        suites = [s for s in root.iter("testsuite")]
+        names = [s.get("name") for s in suites]
+        self.assertIn("CPU", names)
+        for suite in suites:
+            self.assertEqual([c.get("name") for c in suite.iter("testcase")], LEVEL2)
+            self.assertEqual(suite.get("failures"), "0")
+            self.assertEqual(suite.get("errors"), "0")
+        self.assertEqual(root.get("tests"), str(len(LEVEL2) * len(suites)))
+        # The human summary: one line per device x check, then the verdict.
+        lines = result.stdout.splitlines()
+        for name in names:
+            for check_name in LEVEL2:
+                self.assertTrue(any(line.split()[:2] == [name, check_name] for line in lines if line.strip()),
+                                f"{name} {check_name} in {result.stdout}")
+        self.assertTrue(lines[-1].startswith("PASS: "), lines[-1])
+        # The CPU has no events: skipped with a reason, kept apart from failures.
+        events = testcase(root, "CPU", "events")
+        self.assertIsNotNone(events.find("skipped"))
+        self.assertIn("events", events.find("skipped").get("message"))
+
+    def test_json_level1_validates_and_is_complete(self):
+        document = smoke_json(self, "--device", "CPU")
+        self.assertEqual([c["check"] for c in document["checks"]], LEVEL1)
+        self.assertEqual(document["devices"][0]["name"], "CPU")
+        self.assertFalse(document["devices"][0]["simulated"])
+        memory = check(document, "CPU", "memory")
+        self.assertEqual(memory["status"], "pass")
+        self.assertEqual(memory["metrics"]["bytes"], 8 << 20)
+        self.assertEqual(memory["metrics"]["mismatched_words"], 0)
+        self.assertEqual(check(document, "CPU", "events")["status"], "skipped")
+        self.assertEqual(document["verdict"], "pass")
+        self.assertEqual(document["counts"], {"pass": 3, "fail": 0, "skipped": 1, "error": 0})
+
+    def test_level3_sustained_records_throughput_and_its_variation(self):
+        document = smoke_json(self, "--level", "3", "--device", "CPU", "--duration", "1s")
+        sustained = check(document, "CPU", "sustained")
+        self.assertEqual(sustained["status"], "pass", sustained)
+        metrics = sustained["metrics"]
+        self.assertGreaterEqual(metrics["samples"], 1)
+        self.assertEqual(metrics["wrong_results"], 0)
+        self.assertLessEqual(metrics["min_gflops"], metrics["median_gflops"])
+        self.assertLessEqual(metrics["median_gflops"], metrics["max_gflops"])
+        self.assertGreaterEqual(metrics["cv"], 0)
+        self.assertGreaterEqual(sustained["seconds"], 1.0)
+        self.assertEqual(document["duration_seconds"], 1.0)
+
+
+class Faults(CliTestCase):
+    """Each fault the simulated device injects is caught, with the status and exit code it deserves."""
+
+    def faulty(self, fault, *args, level="2", extra="", exit_code):
+        return smoke_json(self, "--level", level, "--device", "sim0", "--timeout", "2s", *args,
+                          env=sim(f"sim0:fault={fault},mem=64MiB{extra}"), exit_code=exit_code)
+
+    def test_corrupt_byte_fails_the_memory_check(self):
+        document = self.faulty("corrupt_byte", exit_code=1)
+        memory = check(document, "sim0", "memory")
+        self.assertEqual(memory["status"], "fail")
+        self.assertEqual(memory["metrics"]["mismatched_words"], 3, "one word per pattern")
+        self.assertIn("byte offset 4194304", memory["message"], "the middle of the 8 MiB buffer")
+        self.assertEqual(check(document, "sim0", "enumerate")["status"], "pass")
+        self.assertTrue(document["devices"][0]["simulated"])
+        self.assertIn("simulated", document["devices"][0]["description"])
+
+    def test_wrong_results_fail_the_compute_checks(self):
+        document = self.faulty("wrong_results", exit_code=1)
+        for name in ("events", "conformance", "matmul"):
+            self.assertEqual(check(document, "sim0", name)["status"], "fail", name)
+        self.assertEqual(check(document, "sim0", "memory")["status"], "pass", "memory itself is fine")
+        self.assertIn("float64 reference", check(document, "sim0", "conformance")["message"])
+
+    def test_wrong_results_fail_the_sustained_check(self):
+        document = self.faulty("wrong_results", "--duration", "0.3s", level="3", exit_code=1)
+        sustained = check(document, "sim0", "sustained")
+        self.assertEqual(sustained["status"], "fail")
+        self.assertEqual(sustained["metrics"]["wrong_results"], sustained["metrics"]["samples"])
+
+    def test_alloc_fail_is_a_device_error(self):
+        junit = JUnitFile(self)
+        document = self.faulty("alloc_fail", "--junit", junit.path, exit_code=5)
+        memory = check(document, "sim0", "memory")
+        self.assertEqual(memory["status"], "error")
+        self.assertFalse(memory["timed_out"])
+        self.assertIn("out_of_memory", memory["message"])
+        error = testcase(junit.validated(), "sim0", "memory").find("error")
+        self.assertEqual(error.get("type"), "error")
+
+    def assert_hang_cut_off(self, extra):
+        junit = JUnitFile(self)
+        started = time.monotonic()
+        result = smoke("--level", "2", "--device", "sim0", "--timeout", "2s", "--json", "--junit", junit.path,
+                       env=sim(f"sim0:fault=hang,mem=64MiB{extra}"))
+        elapsed = time.monotonic() - started
+        self.assertEqual(result.returncode, 5, result.stderr)
+        # One check hangs (2 s), the rest take well under a second; 10 s leaves room for ASan.
+        self.assertLess(elapsed, 2 + 10, "the watchdog bounds the run")
+        document = json.loads(result.stdout)
+        validate(document, "bk.smoke.v1.json")
+        events = check(document, "sim0", "events")
+        self.assertEqual(events["status"], "error")
+        self.assertTrue(events["timed_out"])
+        self.assertGreaterEqual(events["seconds"], 2.0)
+        self.assertIn("timed out after 2 s", events["message"])
+        for name in ("conformance", "matmul"):
+            later = check(document, "sim0", name)
+            self.assertEqual(later["status"], "skipped")
+            self.assertIn("hung", later["message"])
+        error = testcase(junit.validated(), "sim0", "events").find("error")
+        self.assertEqual(error.get("type"), "timeout")
+        self.assertIn("errored or timed out", result.stderr)
+
+    def test_hang_in_compute_is_cut_off_by_the_timeout(self):
+        self.assert_hang_cut_off("")
+
+    def test_hang_in_synchronize_is_cut_off_by_the_timeout(self):
+        self.assert_hang_cut_off(",async=yes")
+
+    def test_fail_on_none_reports_but_passes(self):
+        document = self.faulty("corrupt_byte", "--fail-on", "none", exit_code=0)
+        self.assertEqual(check(document, "sim0", "memory")["status"], "fail")
+        self.assertEqual(document["fail_on"], [])
+
+    def test_a_healthy_sim_device_passes(self):
+        document = smoke_json(self, "--level", "2", "--device", "sim0", env=sim("sim0:mem=64MiB"))
+        self.assertTrue(all(c["status"] == "pass" for c in document["checks"]), document["checks"])
+
+
+class Requirements(CliTestCase):
+    def test_zero_devices_of_a_required_kind_is_a_failure(self):
+        document = smoke_json(self, "--device", "CPU", "--require", "NoSuchFamily>=1", exit_code=3)
+        requirement = document["requirements"][0]
+        self.assertFalse(requirement["met"])
+        self.assertTrue(requirement["device_missing"])
+        self.assertEqual(requirement["found"], 0)
+
+    def test_family_counts(self):
+        env = sim("a:mem=64MiB;b:mem=64MiB")
+        self.assertEqual(smoke_json(self, "--device", "a", "--require", "Sim>=2", env=env)["requirements"][0]["found"],
+                         2)
+        document = smoke_json(self, "--device", "a", "--require", "Sim>=3", env=env, exit_code=3)
+        self.assertIn("Sim>=3", document["requirements"][0]["message"])
+        smoke_json(self, "--device", "a", "--require", "sim<2", env=env, exit_code=1)
+
+    def test_simulated_devices_never_satisfy_a_device_type(self):
+        document = smoke_json(self, "--device", "CPU", "--require", "cpu>=1", env=sim("g:type=gpu"))
+        self.assertTrue(document["requirements"][0]["met"])
+        result = smoke("--device", "CPU", "--require", "accel>=1", env=sim("g:type=accel"))
+        self.assertEqual(result.returncode, 3, result.stdout)
+        self.assertIn("MISSING", result.stdout)
+
+    def test_min_memory(self):
+        env = sim("s:mem=64MiB")
+        smoke_json(self, "--device", "s", "--min-memory", "s=64MiB", env=env)
+        document = smoke_json(self, "--device", "s", "--min-memory", "s=1GiB", env=env, exit_code=1)
+        self.assertIn("less than", document["requirements"][0]["message"])
+        smoke_json(self, "--device", "s", "--min-memory", "nodevice=1GiB", env=env, exit_code=3)
+
+    def test_requirements_are_junit_testcases(self):
+        junit = JUnitFile(self)
+        result = smoke("--device", "CPU", "--require", "CPU>=1", "--require", "NoSuch>=1", "--junit", junit.path)
+        self.assertEqual(result.returncode, 3)
+        root = junit.validated()
+        self.assertIsNone(testcase(root, "requirements", "require CPU>=1").find("failure"))
+        failure = testcase(root, "requirements", "require NoSuch>=1").find("failure")
+        self.assertEqual(failure.get("type"), "device_missing")
+
+
+class Floors(CliTestCase):
+    def floors_file(self, document):
+        directory = tempfile.mkdtemp(prefix="bk-floors-")
+        self.addCleanup(shutil.rmtree, directory)
+        path = os.path.join(directory, "floors.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(document if isinstance(document, str) else json.dumps(document))
+        return path
+
+    def test_floors_below_and_above(self):
+        low = {"schema": "bk.floors/v1", "floors": [{"device": "*", "matmul_f32_gflops": 1e-6}]}
+        high = {"schema": "bk.floors/v1",
+                "floors": [{"device": "*", "matmul_f32_gflops": 1e-6}, {"device": "CPU", "matmul_f32_gflops": 1e9}]}
+        for document in (low, high):
+            validate(document, "bk.floors.v1.json")
+        passed = smoke_json(self, "--level", "2", "--device", "CPU", "--expect", self.floors_file(low))
+        self.assertIn("floor", check(passed, "CPU", "matmul")["message"])
+        failed = smoke_json(self, "--level", "2", "--device", "CPU", "--expect", self.floors_file(high), exit_code=1)
+        matmul = check(failed, "CPU", "matmul")
+        self.assertEqual(matmul["status"], "fail", "the device name is more specific than '*'")
+        self.assertIn("below the floor", matmul["message"])
+
+    def test_bad_floors_files_are_usage_errors(self):
+        for text, needle in [("{", "not valid JSON"), ('{"floors": []}', "bk.floors/v1"),
+                             ('{"schema": "bk.floors/v1", "floors": [{"device": "CPU", "matmul": 1}]}', "matmul"),
+                             ('{"schema": "bk.floors/v1", "floors": [{"device": "CPU", "matmul_f32_gflops": -1}]}',
+                              "> 0")]:
+            with self.subTest(text=text):
+                self.assertOneLineError(smoke("--expect", self.floors_file(text)), 2, needle)
+        self.assertOneLineError(smoke("--expect", "/nonexistent/floors.json"), 2, "--expect")
+
+
+class BadInput(CliTestCase):
+    def test_usage_errors(self):
+        for args, needle in [(["--require", "CUDA"], "--require"), (["--require", ">=2"], "--require"),
+                             (["--min-memory", "CUDA0"], "--min-memory"), (["--timeout", "0s"], "--timeout"),
+                             (["--timeout", "abc"], "--timeout"), (["--duration", "-1"], "--duration"),
+                             (["--fail-on", "pass"], "--fail-on"), (["--mem", "1x"], "--mem"),
+                             (["--level", "4"], "--level"), (["--junit", "/nonexistent/dir/out.xml"], "--junit")]:
+            with self.subTest(args=args):
+                self.assertOneLineError(smoke(*args), 2, needle)
+
+    def test_unknown_device_is_not_found(self):
+        self.assertOneLineError(smoke("--device", "NoSuchDevice"), 3, "NoSuchDevice")
+
+
+if __name__ == "__main__":
+    unittest.main()
