@@ -24,5 +24,7 @@ Command add_schema_command(CLI::App& parent);
 Command add_sched_command(CLI::App& parent);
 Command add_ops_command(CLI::App& parent);
 Command add_smoke_command(CLI::App& parent);
+// argv is recorded in the bench JSON.
+Command add_bench_command(CLI::App& parent, int argc, char** argv);
 
 }  // namespace bkctl

@@ -30,6 +30,7 @@ constexpr const char* kFooter =
     "  bkctl schema devices                         # ... and its JSON Schema\n"
     "  bkctl sched --graph transformer --json       # where each node runs, and why\n"
     "  bkctl ops --device CPU                       # which op x dtype each device computes\n"
+    "  bkctl bench --device CPU                     # how fast, as a fraction of its peak\n"
     "  bkctl smoke --level 2 --junit smoke.xml      # CI hardware smoke check\n"
     "\n"
     "Run 'bkctl <command> --help' for a command's options.";
@@ -114,6 +115,7 @@ int run(int argc, char** argv) {
       bkctl::add_schema_command(app),
       bkctl::add_sched_command(app),
       bkctl::add_ops_command(app),
+      bkctl::add_bench_command(app, argc, argv),
       bkctl::add_smoke_command(app),
   };
   try {

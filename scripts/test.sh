@@ -12,6 +12,8 @@ export VK_ICD_FILENAMES=$VK_DRIVER_FILES
 export MESA_SHADER_CACHE_DISABLE=true
 
 scripts/bootstrap.sh
+# Test-only: headless Chromium renders bkctl bench's roofline SVG in tests/cli/test_bench.py.
+scripts/install-packages.sh chromium
 
 echo "== build and test (Release, build/)" >&2
 cmake --build build -j "$jobs"

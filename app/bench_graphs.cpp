@@ -1,0 +1,95 @@
+// `bkctl bench --graph`: whole model graphs through the scheduler, checked against the CPU alone
+// and then timed as evaluations per second.
+#include <fmt/format.h>
+
+#include "bench_cli.h"
+#include "bench_util.h"
+#include "core/op_info.h"
+#include "core/strings.h"
+#include "registry/registry.h"
+#include "sched/graph_run.h"
+#include "sched/model_graphs.h"
+#include "sched/scheduler.h"
+
+namespace bkctl {
+namespace {
+
+constexpr uint64_t kSeed = 1;
+
+double limit_for(bk::DType dtype) {
+  return dtype == bk::DType::F32 ? 1e-6 : dtype == bk::DType::F16 ? 1e-4 : 1e-3;
+}
+
+// The bench device first, then --devices (or the CPU), the CPU last as the scheduler requires.
+std::vector<bk::Device*> graph_devices(DeviceContext& ctx) {
+  std::vector<bk::Device*> list;
+  const bk::Registry& registry = bk::Registry::global();
+  if (ctx.args.graph_devices.empty()) {
+    list.push_back(&ctx.device);
+  } else {
+    for (const std::string& name : bk::split(ctx.args.graph_devices, ',')) {
+      if (!bk::trim(name).empty()) list.push_back(&registry.device(bk::trim(name)));
+    }
+  }
+  bk::Device& cpu = registry.device("CPU");
+  if (list.empty() || list.back() != &cpu) list.push_back(&cpu);
+  return list;
+}
+
+}  // namespace
+
+BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
+  BenchResult result{test};
+  result.unit = "eval/s";
+  return guarded(result, [&] {
+    const std::vector<bk::Device*> devices = graph_devices(ctx);
+    std::vector<std::unique_ptr<bk::Backend>> owned;
+    std::vector<bk::Backend*> backends;
+    for (bk::Device* d : devices) {
+      if (d == &ctx.device) {
+        backends.push_back(&ctx.backend);
+      } else {
+        owned.push_back(d->init_backend());
+        apply_thread_count(*owned.back(), ctx.args.threads);
+        backends.push_back(owned.back().get());
+      }
+    }
+    const bk::ModelParams params;  // the defaults of `bkctl sched`: small enough for every device
+    bk::Graph graph = bk::build_model_graph(test.graph, params);
+    bk::Scheduler sched(backends);
+    const std::vector<size_t> device_of(bk::weights_in_use_order(graph).size(), 0);
+    bk::WeightStore store;
+    const auto got = bk::evaluate_graph(graph, sched, {devices, device_of, kSeed, 1}, store);
+    bk::Graph reference = bk::build_model_graph(test.graph, params);
+    const auto want = bk::evaluate_on_cpu(reference, kSeed);
+    for (size_t i = 0; i < got.size(); ++i) {
+      const double err = bk::normalized_error(got[i], want[i]);
+      if (!(err <= limit_for(params.dtype))) {
+        result.status = BenchStatus::error;
+        result.reason = fmt::format("output {} differs from the CPU alone: normalised error {:.3g} > {:.0e}",
+                                    graph.outputs()[i]->name, err, limit_for(params.dtype));
+        return;
+      }
+    }
+    const bk::OpCost cost = bk::graph_cost(graph);
+    result.flops = cost.flops;
+    result.bytes = static_cast<double>(cost.bytes_read + cost.bytes_written);
+    for (const bk::Split& s : sched.split_plan().splits) {
+      SplitInfo info{devices[static_cast<size_t>(s.backend)]->name(), s.end - s.begin, 0};
+      for (int32_t n = s.begin; n < s.end; ++n)
+        info.flops += bk::op_cost(*graph.nodes()[static_cast<size_t>(n)]).flops;
+      result.splits.push_back(info);
+    }
+    measure_into(
+        result,
+        [&] {
+          const double t0 = bk::now_seconds();
+          sched.compute(graph);
+          sched.synchronize();
+          return bk::now_seconds() - t0;
+        },
+        ctx.timing, [](double s) { return 1.0 / s; });
+  });
+}
+
+}  // namespace bkctl

@@ -1,0 +1,31 @@
+#include "probe/bench_compare.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bk {
+namespace {
+
+constexpr double kMedianStdErr = 1.2533;  // sqrt(pi / 2)
+constexpr double kSigmas = 3;
+
+double relative_stderr(const Measured& m) noexcept {
+  const double n = static_cast<double>(std::max<size_t>(m.samples, 1));
+  return kMedianStdErr * m.cv / std::sqrt(n);
+}
+
+}  // namespace
+
+Verdict compare_to_baseline(const Measured& baseline, const Measured& current, double tolerance,
+                            bool higher_is_better) noexcept {
+  Verdict v;
+  if (baseline.median <= 0) return v;
+  const double ratio = current.median / baseline.median;
+  v.change = higher_is_better ? ratio - 1 : 1 - ratio;
+  const double noise = std::hypot(relative_stderr(baseline), relative_stderr(current) * ratio);
+  v.allowed = tolerance + kSigmas * noise;
+  v.regression = v.change < -v.allowed;
+  return v;
+}
+
+}  // namespace bk

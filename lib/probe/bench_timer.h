@@ -1,0 +1,38 @@
+#pragma once
+// Calibrated repetition for bkctl bench: warm-up runs first (compiling shaders, faulting pages,
+// waking clocks), then as many measured runs as fit a time budget, between a minimum (so that
+// the median and cv mean something) and a maximum (so that a microsecond test stays bounded).
+//
+// The caller's `run` does one repetition and returns the seconds it measured itself, so that a
+// device with timing events can report device time and the others host time after
+// synchronizing. The budget is wall time, so a slow run still yields min_samples samples; the
+// warm-up stops early (after at least one run) once it has taken the budget itself.
+//
+// Errors: whatever `run` throws propagates; Error(invalid_argument) for a non-finite or
+// negative measurement (a broken timer must not become a number). Not thread-safe per call.
+
+#include <functional>
+#include <vector>
+
+#include "probe/stats.h"
+
+namespace bk {
+
+struct TimingOptions {
+  double budget_s = 0.5;  // wall seconds of measured runs (after warm-up)
+  int warmup = 2;         // unmeasured runs first
+  int min_samples = 3;
+  int max_samples = 2000;
+};
+
+struct Timing {
+  std::vector<double> samples;  // seconds per run, in the order measured
+  SampleStats stats;            // summarize(samples)
+};
+
+Timing time_repeated(const std::function<double()>& run, const TimingOptions& options);
+
+// Seconds since an arbitrary fixed point (steady clock), for callers that time host-side.
+double now_seconds() noexcept;
+
+}  // namespace bk

@@ -1,0 +1,72 @@
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "core/error.h"
+#include "probe/bench_compare.h"
+#include "probe/bench_timer.h"
+
+namespace bk {
+namespace {
+
+TEST(BenchTimer, WarmsUpThenStopsAtTheBudgetWithAtLeastMinSamples) {
+  int calls = 0;
+  // Each "run" claims 1 ms; the budget is wall time, so a zero budget yields one warm-up run
+  // (it already took the budget) and min_samples measured ones.
+  const Timing t = time_repeated(
+      [&] {
+        ++calls;
+        return 0.001;
+      },
+      {0.0, 2, 4, 100});
+  EXPECT_EQ(t.samples.size(), 4u);
+  EXPECT_EQ(calls, 5);
+  EXPECT_DOUBLE_EQ(t.stats.median, 0.001);
+}
+
+TEST(BenchTimer, AFastTestGetsEveryWarmUpRun) {
+  int calls = 0;
+  const Timing t = time_repeated(
+      [&] {
+        ++calls;
+        return 1e-6;
+      },
+      {1000.0, 3, 1, 5});
+  EXPECT_EQ(t.samples.size(), 5u);
+  EXPECT_EQ(calls, 8);
+}
+
+TEST(BenchTimer, MaxSamplesBoundsAFastTest) {
+  const Timing t = time_repeated([] { return 1e-9; }, {1000.0, 0, 1, 7});
+  EXPECT_EQ(t.samples.size(), 7u);
+}
+
+TEST(BenchTimer, ABrokenTimerIsAnErrorNotANumber) {
+  EXPECT_THROW(time_repeated([] { return std::numeric_limits<double>::infinity(); }, {0.1, 0, 1, 5}), Error);
+  EXPECT_THROW(time_repeated([] { return -1.0; }, {0.1, 0, 1, 5}), Error);
+}
+
+TEST(BenchCompare, HalfTheRateIsARegressionAndTheSameIsNot) {
+  const Measured base{100, 0.02, 20};
+  EXPECT_TRUE(compare_to_baseline(base, {50, 0.02, 20}, 0.1, true).regression);
+  EXPECT_FALSE(compare_to_baseline(base, {100, 0.02, 20}, 0.1, true).regression);
+  EXPECT_FALSE(compare_to_baseline(base, {95, 0.02, 20}, 0.1, true).regression);
+  EXPECT_FALSE(compare_to_baseline(base, {200, 0.02, 20}, 0.1, true).regression);
+}
+
+TEST(BenchCompare, LatencyRegressesWhenItGrows) {
+  const Measured base{10, 0.01, 50};
+  EXPECT_TRUE(compare_to_baseline(base, {20, 0.01, 50}, 0.1, false).regression);
+  EXPECT_FALSE(compare_to_baseline(base, {5, 0.01, 50}, 0.1, false).regression);
+}
+
+TEST(BenchCompare, NoiseWidensWhatIsAllowed) {
+  const Measured base{100, 0.5, 4};
+  const Verdict noisy = compare_to_baseline(base, {75, 0.5, 4}, 0.1, true);
+  EXPECT_FALSE(noisy.regression);
+  EXPECT_GT(noisy.allowed, 0.25);
+  EXPECT_TRUE(compare_to_baseline({100, 0.01, 50}, {75, 0.01, 50}, 0.1, true).regression);
+}
+
+}  // namespace
+}  // namespace bk
