@@ -9,11 +9,11 @@
 #include "core/error.h"
 #include "core/ops.h"
 #include "core/tensor.h"
+#include "probe/graph_buffer.h"
 
 namespace bk {
 namespace {
 
-size_t align_up(size_t n, size_t align) { return (n + align - 1) / align * align; }
 size_t count_of(const Tensor& t) { return static_cast<size_t>(t.nelements()); }
 
 // A value of a source broadcast over a (ops.h: b repeats over a, dimension by dimension).
@@ -144,25 +144,8 @@ double smoke_nmse(const SmokeValues& got, const SmokeValues& want) {
   return norm > 0 ? error / norm : error;
 }
 
-SmokeGraphRun::SmokeGraphRun(Device& device, Graph& graph) : graph_(&graph) {
-  BufferType& type = device.buffer_type();
-  const size_t align = std::max<size_t>(type.alignment(), 1);
-  std::vector<Tensor*> tensors(graph.leafs().begin(), graph.leafs().end());
-  for (Tensor* node : graph.nodes()) {
-    if (!node->is_view()) tensors.push_back(node);
-  }
-  std::vector<size_t> offsets;
-  size_t size = 0;
-  for (const Tensor* t : tensors) {
-    size = align_up(size, align);
-    offsets.push_back(size);
-    size += type.alloc_size(*t);
-  }
-  buffer_ = type.alloc(std::max(size, align));
-  buffer_->set_usage(BufferUsage::compute);
-  for (size_t i = 0; i < tensors.size(); ++i) buffer_->place_tensor(*tensors[i], offsets[i]);
-  buffer_->clear(0xFF);
-}
+SmokeGraphRun::SmokeGraphRun(Device& device, Graph& graph)
+    : graph_(&graph), buffer_(place_graph_poisoned(device.buffer_type(), graph)) {}
 
 SmokeGraphRun::~SmokeGraphRun() = default;
 

@@ -1,43 +1,13 @@
 #include "device_run.h"
 
-#include <algorithm>
 #include <vector>
 
+#include "probe/graph_buffer.h"
+
 namespace bk::conformance {
-namespace {
 
-size_t align_up(size_t n, size_t align) { return (n + align - 1) / align * align; }
-
-// Tensors that own memory: leafs and nodes that are not views, each once.
-std::vector<Tensor*> owners(const Graph& graph) {
-  std::vector<Tensor*> out(graph.leafs().begin(), graph.leafs().end());
-  for (Tensor* node : graph.nodes()) {
-    if (!node->is_view()) out.push_back(node);
-  }
-  return out;
-}
-
-}  // namespace
-
-DeviceRun::DeviceRun(Device& device, Graph& graph) : graph_(&graph) {
-  BufferType& type = device.buffer_type();
-  const size_t align = std::max<size_t>(type.alignment(), 1);
-  const std::vector<Tensor*> tensors = owners(graph);
-  std::vector<size_t> offsets;
-  size_t size = 0;
-  for (const Tensor* t : tensors) {
-    size = align_up(size, align);
-    offsets.push_back(size);
-    size += type.alloc_size(*t);
-  }
-  buffer_ = type.alloc(std::max(size, align));
-  buffer_->set_usage(BufferUsage::compute);
-  for (size_t i = 0; i < tensors.size(); ++i) buffer_->place_tensor(*tensors[i], offsets[i]);
-  for (Tensor* node : graph.nodes()) {
-    if (node->is_view()) Buffer::init_view(*node);
-  }
-  buffer_->clear(0xFF);
-}
+DeviceRun::DeviceRun(Device& device, Graph& graph)
+    : graph_(&graph), buffer_(place_graph_poisoned(device.buffer_type(), graph)) {}
 
 DeviceRun::~DeviceRun() = default;
 
