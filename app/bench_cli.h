@@ -60,11 +60,19 @@ struct SplitInfo {
   std::string device;
   int nodes = 0;
   double flops = 0;
+  // Medians over profiled evaluations (Scheduler::compute_profiled); 0 until profiled.
+  double copy_s = 0;
+  double compute_s = 0;
 };
+
+// How a result's repetitions were timed.
+inline constexpr const char* kTimerDevice = "device events";  // Event::seconds_since around the work
+inline constexpr const char* kTimerHost = "host clock";       // around submit + synchronize()
 
 struct BenchResult {
   BenchTest test;
   BenchStatus status = BenchStatus::skipped;
+  std::string timer = kTimerHost;
   std::string reason;  // unsupported/skipped/error: why
   std::string unit;    // "GFLOP/s", "GB/s", "us", "eval/s"
   bool higher_is_better = true;
@@ -117,6 +125,21 @@ BenchResult run_transfer_test(const BenchTest& test, DeviceContext& ctx);
 BenchResult run_latency_test(const BenchTest& test, DeviceContext& ctx);
 BenchResult run_peak_test(const BenchTest& test, DeviceContext& ctx);
 BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx);
+// bench_clock.cpp: one repetition of work queued on `backend`, timed with two timing events
+// when the device has them (caps().event_timing: Vulkan, CUDA), else on the host clock around
+// the submission and synchronize(). time() returns with the backend synchronized. Errors: what
+// the events or the work throw.
+class RepetitionClock {
+ public:
+  RepetitionClock(bk::Device& device, bk::Backend& backend);
+  double time(const std::function<void()>& submit);
+  const char* timer() const noexcept { return start_ ? kTimerDevice : kTimerHost; }
+
+ private:
+  bk::Backend& backend_;
+  std::unique_ptr<bk::Event> start_, stop_;
+};
+
 // Times `run` (seconds per repetition) and converts each sample to the result's unit with `to_unit`.
 void measure_into(BenchResult& result, const std::function<double()>& run, const bk::TimingOptions& timing,
                   const std::function<double(double)>& to_unit);

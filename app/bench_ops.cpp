@@ -119,16 +119,11 @@ BenchResult run_kernel_test(const BenchTest& test, DeviceContext& ctx) {
     result.flops = cost.flops;
     result.bytes = static_cast<double>(cost.bytes_read + cost.bytes_written);
     const double work = test.op == "mul_mat" ? result.flops : result.bytes;
-    bk::Backend& backend = ctx.backend;
+    RepetitionClock clock(ctx.device, ctx.backend);
+    result.timer = clock.timer();
     measure_into(
-        result,
-        [&] {
-          const double t0 = bk::now_seconds();
-          backend.compute(s->graph);
-          backend.synchronize();
-          return bk::now_seconds() - t0;
-        },
-        ctx.timing, [work](double seconds) { return work / seconds / 1e9; });
+        result, [&] { return clock.time([&] { ctx.backend.compute(s->graph); }); }, ctx.timing,
+        [work](double seconds) { return work / seconds / 1e9; });
     const std::string wrong = test.op == "mul_mat" ? check_mul_mat(*s, n, wtype) : check_elementwise(*s, add);
     if (!wrong.empty()) {
       result.status = BenchStatus::error;

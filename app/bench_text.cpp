@@ -50,6 +50,46 @@ std::string splits_cell(const BenchResult& r) {
   return out;
 }
 
+// Where each graph's evaluation went, split by split (profiled, so the shares are of the
+// serialised time, not of the pipelined evaluation the eval/s row measured).
+std::string split_breakdown(const DeviceBench& bench, const TermStyle& style) {
+  Table table({{"graph"},
+               {"split", Align::right},
+               {"device"},
+               {"nodes", Align::right},
+               {"GFLOP", Align::right},
+               {"copy in ms", Align::right},
+               {"compute ms", Align::right},
+               {"share", Align::right}});
+  for (const BenchResult& r : bench.results) {
+    if (r.status != BenchStatus::ok || r.splits.empty()) continue;
+    double total = 0;
+    for (const SplitInfo& s : r.splits) total += s.copy_s + s.compute_s;
+    for (size_t i = 0; i < r.splits.size(); ++i) {
+      const SplitInfo& s = r.splits[i];
+      table.add_row({i == 0 ? r.test.graph : "", std::to_string(i), s.device, std::to_string(s.nodes),
+                     num(s.flops / 1e9), num(s.copy_s * 1e3), num(s.compute_s * 1e3),
+                     total > 0 ? fmt::format("{:.0f}%", 100 * (s.copy_s + s.compute_s) / total) : "-"});
+    }
+  }
+  if (table.empty()) return {};
+  return "\n" +
+         style.paint(
+             "Per split (medians of profiled evaluations, each split's copies and compute waited for)",
+             Tone::header) +
+         "\n" + table.render(style);
+}
+
+// Which timer the results used: device events for kernels where the device has them.
+std::string timer_line(const DeviceBench& bench, const bk::TimingOptions& timing) {
+  bool device = false;
+  for (const BenchResult& r : bench.results) device = device || r.timer == std::string(kTimerDevice);
+  return fmt::format("  timing: {}, {:g} s budget per test, {} warm-up runs\n",
+                     device ? "device events for mul_mat/add/cpy, host clock after synchronize for the rest"
+                            : "host clock after synchronize",
+                     timing.budget_s, timing.warmup);
+}
+
 }  // namespace
 
 std::string bench_text(const BenchRun& run, bool color) {
@@ -59,8 +99,7 @@ std::string bench_text(const BenchRun& run, bool color) {
     out += style.paint(fmt::format("{} -- {}", bench.device->name(), bench.device->description()),
                        Tone::header) +
            "\n";
-    out += fmt::format("  timing: host clock after synchronize, {:g} s budget per test, {} warm-up runs\n",
-                       run.timing.budget_s, run.timing.warmup);
+    out += timer_line(bench, run.timing);
     out += peak_line(bench);
     std::string group;
     std::unique_ptr<Table> table;
@@ -102,6 +141,7 @@ std::string bench_text(const BenchRun& run, bool color) {
                       {status, tone}});
     }
     flush();
+    out += split_breakdown(bench, style);
     out += "\n";
   }
   return out;
@@ -109,7 +149,7 @@ std::string bench_text(const BenchRun& run, bool color) {
 
 std::string bench_csv(const BenchRun& run) {
   std::string out =
-      "device,group,test,dtype,size,unit,status,reason,median,min,max,cv,samples,fraction_of_peak\n";
+      "device,group,test,dtype,size,unit,status,reason,median,min,max,cv,samples,fraction_of_peak,timer\n";
   const auto quote = [](std::string s) {
     std::string q = "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -119,12 +159,13 @@ std::string bench_csv(const BenchRun& run) {
     for (const BenchResult& r : bench.results) {
       const bool ok = r.status == BenchStatus::ok;
       const auto v = [ok](double x) { return ok ? fmt::format("{:.6g}", x) : std::string(); };
-      out += fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(bench.device->name()), r.test.group,
-          quote(r.test.graph.empty() ? r.test.op : r.test.op + " " + r.test.graph), r.test.dtype,
-          r.test.size > 0 ? std::to_string(r.test.size) : "", r.unit, bench_status_name(r.status),
-          quote(r.reason), v(r.stats.median), v(r.stats.min), v(r.stats.max), v(r.stats.cv),
-          ok ? std::to_string(r.stats.count) : "", r.fraction ? fmt::format("{:.4f}", *r.fraction) : "");
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(bench.device->name()),
+                      r.test.group, quote(r.test.graph.empty() ? r.test.op : r.test.op + " " + r.test.graph),
+                      r.test.dtype, r.test.size > 0 ? std::to_string(r.test.size) : "", r.unit,
+                      bench_status_name(r.status), quote(r.reason), v(r.stats.median), v(r.stats.min),
+                      v(r.stats.max), v(r.stats.cv), ok ? std::to_string(r.stats.count) : "",
+                      r.fraction ? fmt::format("{:.4f}", *r.fraction) : "", r.timer);
     }
   }
   return out;

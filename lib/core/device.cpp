@@ -63,6 +63,17 @@ std::unique_ptr<Event> Device::create_event() {
   throw Error(ErrorCode::unsupported, fmt::format("{} does not support events", name()));
 }
 
+std::unique_ptr<Event> Device::create_timing_event() {
+  throw Error(ErrorCode::unsupported,
+              fmt::format("{} has no timing events; time it on the host after synchronize()", name()));
+}
+
+double Event::seconds_since(const Event& /*start*/) const {
+  throw Error(
+      ErrorCode::unsupported,
+      fmt::format("this event of {} was made without timing; use create_timing_event()", device().name()));
+}
+
 void Backend::set_tensor_async(Tensor& tensor, const void* src, size_t offset, size_t size) {
   buffer_of(tensor, "set_tensor_async").set_tensor(tensor, src, offset, size);
 }

@@ -37,6 +37,7 @@ struct DeviceCaps {
   bool host_buffer = false;           // offers a host (pinned) buffer type
   bool buffer_from_host_ptr = false;  // can wrap caller memory as a Buffer
   bool events = false;                // supports Event
+  bool event_timing = false;          // create_timing_event(): events that measure device time
 };
 
 struct MemoryInfo {
@@ -93,6 +94,10 @@ class Device {
   virtual std::unique_ptr<Backend> init_backend() = 0;
   // Throws Error(unsupported) unless caps().events.
   virtual std::unique_ptr<Event> create_event();
+  // An event that also notes when the device reached its point, for Event::seconds_since. It
+  // may cost more to record and to wait on than create_event()'s (CUDA), which is why
+  // synchronisation uses the plain kind. Throws Error(unsupported) unless caps().event_timing.
+  virtual std::unique_ptr<Event> create_timing_event();
 };
 
 // A stream (queue) on one device. Work submitted to it runs in order.
@@ -136,6 +141,12 @@ class Event {
   virtual void record(Backend& backend) = 0;
   // Blocks the calling thread until the recorded point has been reached.
   virtual void synchronize() = 0;
+  // Device seconds from `start`'s recorded point to this event's: both made by the same
+  // device's create_timing_event(), recorded on one stream (start first) and reached (call
+  // synchronize() first). Excludes the host's submission cost, which is the point: it is what
+  // the device spent. Throws Error(unsupported) for events without timing (the default),
+  // Error(invalid_argument) when either was never recorded or they belong to other devices.
+  virtual double seconds_since(const Event& start) const;
 };
 
 // A family of devices: the built-in CPU, or one plugin (Vulkan, CUDA).

@@ -1,6 +1,8 @@
 // Scheduler: evaluating the splits (copies, events, pipelining).
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "core/error.h"
 #include "core/tensor.h"
 #include "sched/scheduler.h"
@@ -93,22 +95,26 @@ void Scheduler::copy_input(const SplitInput& input, size_t index) {
   blocking_copy(src, dst);
 }
 
-void Scheduler::run_splits() {
-  for (size_t s = 0; s < plan_.splits.size(); ++s) {
-    const Split& split = plan_.splits[s];
-    wait_for_readers(split.backend);
-    for (int32_t d = split.dep_begin; d < split.dep_end; ++d)
-      backend(plan_.deps[static_cast<size_t>(d)]).synchronize();
-    for (int32_t k = split.input_begin; k < split.input_end; ++k) {
-      copy_input(plan_.inputs[static_cast<size_t>(k)], static_cast<size_t>(k));
-    }
-    backend(split.backend).compute(split_graphs_[s]);
-    for (int32_t d = split.dep_begin; d < split.dep_end; ++d)
-      note_reader(plan_.deps[static_cast<size_t>(d)], split.backend);
-    // After every split, not only those that copy: a later split on the same backend reads the
-    // copies an earlier one made, and the event must mark the last reader of this copy slot.
-    if (Event* e = slot_event(split.backend)) e->record(backend(split.backend));
+void Scheduler::run_split(size_t s) {
+  const Split& split = plan_.splits[s];
+  wait_for_readers(split.backend);
+  for (int32_t d = split.dep_begin; d < split.dep_end; ++d)
+    backend(plan_.deps[static_cast<size_t>(d)]).synchronize();
+  for (int32_t k = split.input_begin; k < split.input_end; ++k) {
+    copy_input(plan_.inputs[static_cast<size_t>(k)], static_cast<size_t>(k));
   }
+  if (profile_) (*profile_)[s].copy_s = seconds_until_idle();
+  backend(split.backend).compute(split_graphs_[s]);
+  if (profile_) (*profile_)[s].compute_s = seconds_until_idle();
+  for (int32_t d = split.dep_begin; d < split.dep_end; ++d)
+    note_reader(plan_.deps[static_cast<size_t>(d)], split.backend);
+  // After every split, not only those that copy: a later split on the same backend reads the
+  // copies an earlier one made, and the event must mark the last reader of this copy slot.
+  if (Event* e = slot_event(split.backend)) e->record(backend(split.backend));
+}
+
+void Scheduler::run_splits() {
+  for (size_t s = 0; s < plan_.splits.size(); ++s) run_split(s);
 }
 
 void Scheduler::compute(Graph& graph) {
@@ -132,6 +138,32 @@ void Scheduler::compute(Graph& graph) {
   }
   rewire_sources(false);
   cur_copy_ = (cur_copy_ + 1) % options_.copies;
+}
+
+std::vector<SplitTime> Scheduler::compute_profiled(Graph& graph) {
+  synchronize();
+  if (!allocated_ || graph_ != &graph) alloc_graph(graph);
+  std::vector<SplitTime> times(plan_.splits.size());
+  profile_ = &times;
+  mark_ = std::chrono::steady_clock::now();
+  try {
+    compute(graph);
+  } catch (...) {
+    profile_ = nullptr;
+    throw;
+  }
+  profile_ = nullptr;
+  synchronize();
+  return times;
+}
+
+// Waits for every backend, then returns the seconds since the last mark and marks now.
+double Scheduler::seconds_until_idle() {
+  synchronize();
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(now - mark_).count();
+  mark_ = now;
+  return seconds;
 }
 
 void Scheduler::synchronize() {

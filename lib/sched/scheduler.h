@@ -29,6 +29,7 @@
 // and whatever a backend throws from compute. Not thread-safe: one thread drives a scheduler.
 // No compile-time limits on backends, splits, inputs or copies.
 
+#include <chrono>
 #include <memory>
 #include <span>
 #include <vector>
@@ -41,6 +42,12 @@
 #include "sched/splits.h"
 
 namespace bk {
+
+// Where one evaluation's time went, per split (Scheduler::compute_profiled), in host seconds.
+struct SplitTime {
+  double copy_s = 0;     // copying the split's inputs in, until they arrived
+  double compute_s = 0;  // computing its nodes, until the backend finished
+};
 
 class Scheduler {
  public:
@@ -67,6 +74,11 @@ class Scheduler {
   // Throws Error(invalid_argument) when a leaf still has no memory (see assume_buffer).
   void compute(Graph& graph);
   void synchronize();
+  // compute() and synchronize() with every split timed on its own: the host clock around its
+  // input copies and around its compute, each waited for, so nothing overlaps and the sum is
+  // more than compute() takes when copies pipeline. One entry per split of split_plan(). For
+  // reports (bkctl bench); compute() is the fast path.
+  std::vector<SplitTime> compute_profiled(Graph& graph);
 
   // The last schedule.
   std::span<const SchedBackend> backends() const noexcept { return backends_; }
@@ -90,6 +102,8 @@ class Scheduler {
   void rewire_sources(bool to_copies) noexcept;
   void build_split_graphs();
   void run_splits();
+  void run_split(size_t s);
+  double seconds_until_idle();
   void copy_input(const SplitInput& input, size_t index);
   void blocking_copy(const Tensor& src, Tensor& dst);
   Event* slot_event(int backend) noexcept;
@@ -123,6 +137,8 @@ class Scheduler {
   std::vector<int16_t> pending_reader_;  // per backend: who may still read its memory
   std::vector<uint8_t> staging_;
   int cur_copy_ = 0;
+  std::vector<SplitTime>* profile_ = nullptr;   // set during compute_profiled
+  std::chrono::steady_clock::time_point mark_;  // compute_profiled: when the last timing ended
 };
 
 }  // namespace bk

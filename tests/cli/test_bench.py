@@ -83,7 +83,8 @@ class Results(CliTestCase):
         document = self.assertJsonOutput(bench("--device", "CPU", *KERNELS, *FAST, "--json"), "bk.bench.v1.json")
         self.assertEqual(document["invocation"]["budget_s"], 0.02)
         self.assertIn("bench", document["invocation"]["argv"])
-        self.check_document(document, "CPU")
+        by_id = self.check_document(document, "CPU")
+        self.assertEqual({t["timer"] for t in by_id.values()}, {"host clock"}, "the CPU has no timing events")
 
     @unittest.skipUnless("Vulkan0" in devices(), "no Vulkan device")
     def test_vulkan_json_validates(self):
@@ -93,7 +94,12 @@ class Results(CliTestCase):
         # that take minutes, so this run checks leaks off and unwinds fast (as cli_sched does).
         fast_asan = {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}
         document = self.assertJsonOutput(bench("--device", "Vulkan0", *args, env=fast_asan), "bk.bench.v1.json")
-        self.check_document(document, "Vulkan0")
+        by_id = self.check_document(document, "Vulkan0")
+        # Kernels are timed on the device (timestamps), everything end to end on the host clock.
+        for test_id in ("mul_mat/f32/64", "add/64", "cpy/64"):
+            self.assertEqual(by_id[test_id]["timer"], "device events", by_id[test_id])
+        for test_id in ("h2d/64", "d2d/64", "graph_latency", "event_latency"):
+            self.assertEqual(by_id[test_id]["timer"], "host clock", by_id[test_id])
 
     def test_table_groups_tests_and_labels_peaks(self):
         result = bench("--device", "CPU", "--op", "mul_mat,add,h2d,peak", "--dtype", "f32", *FAST)
@@ -119,6 +125,27 @@ class Results(CliTestCase):
         self.assertEqual(tests[0]["status"], "ok", tests[0])
         self.assertEqual(tests[0]["unit"], "eval/s")
         self.assertEqual(tests[0]["splits"][0]["device"], "CPU")
+        self.assertGreater(tests[0]["splits"][0]["compute_s"], 0)
+
+    def test_graph_time_per_split(self):
+        # A simulated GPU that runs only mul_mat and add: the MLP splits between it and the CPU,
+        # and the table says what each split cost.
+        env = {"BK_SIM_DEVICES": "gpu0:ops=mul_mat+add"}
+        args = ("--device", "gpu0", "--graph", "mlp", "--devices", "gpu0", *FAST)
+        document = self.assertJsonOutput(bench(*args, "--json", env=env), "bk.bench.v1.json")
+        test = document["devices"][0]["tests"][0]
+        self.assertEqual(test["status"], "ok", test)
+        self.assertGreater(len(test["splits"]), 1, test)
+        self.assertEqual({s["device"] for s in test["splits"]}, {"gpu0", "CPU"})
+        for split in test["splits"]:
+            self.assertGreater(split["compute_s"], 0, split)
+            self.assertGreaterEqual(split["copy_s"], 0, split)
+        self.assertTrue(any(s["copy_s"] > 0 for s in test["splits"]), "some split copies its inputs in")
+        result = bench(*args, env=env)
+        self.assertOk(result)
+        self.assertIn("Per split", result.stdout)
+        self.assertIn("copy in ms", result.stdout)
+        self.assertIn("gpu0", result.stdout)
 
     def test_list_names_the_selected_tests(self):
         result = bench("--list", "--op", "mul_mat", "--dtype", "bf16", "--size", "128,256")
@@ -222,6 +249,16 @@ class Baseline(Files, CliTestCase):
         doc = self.assertJsonOutput(result, "bk.bench.v1.json")
         self.assertEqual(doc["baseline"]["regressions"], 0)
         self.assertEqual(len(doc["baseline"]["compared"]), 1)
+
+    def test_results_timed_another_way_are_not_compared(self):
+        path, document = self.record("base.json")
+        test = document["devices"][0]["tests"][0]
+        test["timer"] = "device events"
+        test["median"] *= 100  # would be a regression if it were compared
+        result = bench(*self.MM, "--budget", "0.05s", "--baseline", self.write_json("other.json", document))
+        self.assertOk(result)
+        self.assertIn("not compared: timed by host clock now, by device events in the baseline", result.stdout)
+        self.assertNotIn("REGRESSION", result.stdout)
 
     def test_another_schema_or_device_is_refused(self):
         _, document = self.record("base.json")

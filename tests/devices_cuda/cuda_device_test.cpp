@@ -133,6 +133,36 @@ TEST_F(CudaDeviceTest, EventsBelongToTheirDevice) {
   EXPECT_THROW(event->record(*cpu), Error);
 }
 
+TEST_F(CudaDeviceTest, TimingEventsMeasureTheWorkBetweenThem) {
+  ASSERT_TRUE(device().caps().event_timing);
+  auto backend = device().init_backend();
+  auto start = device().create_timing_event();
+  auto stop = device().create_timing_event();
+  EXPECT_THROW(stop->seconds_since(*start), Error);  // never recorded
+  start->record(*backend);
+  const double flops = backend->run_peak_kernel(DType::F32, 1e10);
+  stop->record(*backend);
+  stop->synchronize();
+  const double seconds = stop->seconds_since(*start);
+  EXPECT_GT(flops, 0.0);
+  EXPECT_GT(seconds, 0.0);
+  EXPECT_LT(seconds, 10.0);
+  auto plain = device().create_event();
+  plain->record(*backend);
+  plain->synchronize();
+  EXPECT_THROW(plain->seconds_since(*start), Error);  // made without timing
+}
+
+TEST_F(CudaDeviceTest, PeakKernelRunsEveryFloatType) {
+  auto backend = device().init_backend();
+  for (const DType type : {DType::F32, DType::F16, DType::BF16}) {
+    const double performed = backend->run_peak_kernel(type, 1e9);
+    EXPECT_GE(performed, 1e9) << dtype_name(type);
+  }
+  EXPECT_THROW(backend->run_peak_kernel(DType::I32, 1e9), Error);
+  EXPECT_THROW(backend->run_peak_kernel(DType::F32, -1), Error);
+}
+
 TEST_F(CudaDeviceTest, PeerCopiesBetweenGpus) {
   const auto devices = cuda_test::cuda_devices();
   if (devices.size() < 2) GTEST_SKIP() << "needs two CUDA devices, found " << devices.size();

@@ -96,6 +96,41 @@ TEST_P(RunMatchesCpu, Exactly) {
   }
 }
 
+// compute_profiled: one time per split, each split waited for, and the same results as compute().
+TEST_P(RunMatchesCpu, ProfiledEvaluationTimesEverySplitAndComputesTheSame) {
+  const RunCase& c = GetParam();
+  ModelParams p;
+  p.layers = 2;
+  p.hidden = 64;
+  p.heads = 4;
+  p.batch = 8;
+  Graph graph = build_model_graph(c.graph, p);
+  BK_SKIP_UNLESS_CPU_RUNS(graph);
+  test::SimDevices sims(c.sims);
+  std::vector<Backend*> backends;
+  for (std::string_view gpu : c.gpus) backends.push_back(&sims.backend(gpu));
+  backends.push_back(&sims.backend("CPU"));
+  std::vector<Device*> devices;
+  for (Backend* b : backends) devices.push_back(&b->device());
+  const std::vector<size_t> device_of = split_by_fractions(weights_in_use_order(graph), c.split);
+  Scheduler sched(backends, {.offload = true, .copies = c.copies});
+  WeightStore store;
+  const auto first = evaluate_graph(graph, sched, {devices, device_of, 7, 1}, store);
+  for (int round = 0; round < c.copies + 1; ++round) {  // every pipeline copy takes a turn
+    const std::vector<SplitTime> times = sched.compute_profiled(graph);
+    ASSERT_EQ(times.size(), sched.split_plan().splits.size());
+    double total = 0;
+    for (const SplitTime& t : times) {
+      EXPECT_GE(t.copy_s, 0.0);
+      EXPECT_GT(t.compute_s, 0.0);
+      total += t.copy_s + t.compute_s;
+    }
+    EXPECT_GT(total, 0.0);
+  }
+  for (size_t o = 0; o < first.size(); ++o)
+    EXPECT_EQ(read_elements(*graph.outputs()[o]), first[o]) << "output " << o;
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, RunMatchesCpu, ::testing::ValuesIn(kCases),
                          [](const auto& test_info) { return std::string(test_info.param.name); });
 

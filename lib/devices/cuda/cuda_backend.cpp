@@ -133,7 +133,7 @@ void CudaBackend::order_after(Backend& other) {
     return;
   }
   auto& cuda = static_cast<CudaBackend&>(other);
-  CudaEvent event(cuda.device_);
+  CudaEvent event(cuda.device_, false);
   event.record(cuda);
   wait(event);
 }

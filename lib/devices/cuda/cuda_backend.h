@@ -48,6 +48,9 @@ class CudaBackend final : public Backend {
   void compute(Graph& graph) override;
   // CUDA events (of any GPU) are waited for on the device; others on the host.
   void wait(Event& event) override;
+  // Independent FMA chains on every SM (cuda_peak.cpp): F32, F16 and BF16 (paired), the CUDA
+  // cores' rate, not the tensor cores'.
+  double run_peak_kernel(DType type, double flops) override;
 
   cudaStream_t stream() const noexcept { return stream_.handle; }
   CudaDevice& cuda_device() const noexcept { return device_; }

@@ -34,6 +34,7 @@ DeviceCaps CudaDevice::caps() const {
   caps.host_buffer = true;
   caps.buffer_from_host_ptr = false;
   caps.events = true;
+  caps.event_timing = true;
   return caps;
 }
 
@@ -58,6 +59,8 @@ bool CudaDevice::holds(const Tensor& tensor) const noexcept {
 
 std::unique_ptr<Backend> CudaDevice::init_backend() { return std::make_unique<CudaBackend>(*this); }
 
-std::unique_ptr<Event> CudaDevice::create_event() { return std::make_unique<CudaEvent>(*this); }
+std::unique_ptr<Event> CudaDevice::create_event() { return std::make_unique<CudaEvent>(*this, false); }
+
+std::unique_ptr<Event> CudaDevice::create_timing_event() { return std::make_unique<CudaEvent>(*this, true); }
 
 }  // namespace bk

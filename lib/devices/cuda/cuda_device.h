@@ -51,6 +51,7 @@ class CudaDevice final : public Device {
   BufferType* host_buffer_type() override { return &host_buffers_; }
   std::unique_ptr<Backend> init_backend() override;
   std::unique_ptr<Event> create_event() override;
+  std::unique_ptr<Event> create_timing_event() override;
 
   int ordinal() const noexcept { return info_.ordinal; }
   const CudaDeviceInfo& info() const noexcept { return info_; }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error.h"
 #include "devices/cuda/cuda_backend.h"
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_device_scope.h"
@@ -9,10 +10,10 @@
 
 namespace bk {
 
-CudaEvent::CudaEvent(CudaDevice& device) : device_(device) {
+CudaEvent::CudaEvent(CudaDevice& device, bool timing) : device_(device), timing_(timing) {
   CudaDeviceScope scope(device_.ordinal(), device_.name());
-  cuda_check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreateWithFlags",
-             device_.name());
+  cuda_check(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming),
+             "cudaEventCreateWithFlags", device_.name());
 }
 
 CudaEvent::~CudaEvent() { cudaEventDestroy(event_); }
@@ -28,10 +29,29 @@ void CudaEvent::record(Backend& backend) {
   }
   CudaDeviceScope scope(device_.ordinal(), device_.name());
   cuda_check(cudaEventRecord(event_, cuda->stream()), "cudaEventRecord", device_.name());
+  recorded_ = true;
 }
 
 void CudaEvent::synchronize() {
   cuda_check(cudaEventSynchronize(event_), "cudaEventSynchronize", device_.name());
+}
+
+double CudaEvent::seconds_since(const Event& start) const {
+  if (!timing_) return Event::seconds_since(start);
+  const auto* begin = dynamic_cast<const CudaEvent*>(&start);
+  if (begin == nullptr || &begin->device_ != &device_ || !begin->timing_) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("seconds_since needs two timing events of {}; the start is an event of {}",
+                            device_.name(), start.device().name()));
+  }
+  if (!recorded_ || !begin->recorded_) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("a timing event of {} was never recorded, so it has no time", device_.name()));
+  }
+  CudaDeviceScope scope(device_.ordinal(), device_.name());
+  float ms = 0;
+  cuda_check(cudaEventElapsedTime(&ms, begin->event_, event_), "cudaEventElapsedTime", device_.name());
+  return static_cast<double>(ms) * 1e-3;
 }
 
 }  // namespace bk

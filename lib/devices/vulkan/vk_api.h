@@ -75,7 +75,12 @@
   X(vkCmdBindPipeline)             \
   X(vkCmdBindDescriptorSets)       \
   X(vkCmdPushConstants)            \
-  X(vkCmdDispatch)
+  X(vkCmdDispatch)                 \
+  X(vkCreateQueryPool)             \
+  X(vkDestroyQueryPool)            \
+  X(vkCmdResetQueryPool)           \
+  X(vkCmdWriteTimestamp)           \
+  X(vkGetQueryPoolResults)
 
 namespace bk {
 

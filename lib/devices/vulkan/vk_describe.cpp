@@ -68,6 +68,8 @@ void VulkanDevice::describe(nlohmann::json& out) const {
   out["pci_bus_id"] = info_.pci ? nlohmann::json(vulkan_pci_string(*info_.pci)) : nlohmann::json();
   out["subgroup_size"] = info_.subgroup_size;
   out["compute_queue_family"] = info_.compute_queue_family;
+  out["timestamp_valid_bits"] = info_.timestamp_valid_bits;
+  out["timestamp_period_ns"] = p.limits.timestampPeriod;
 
   const std::vector<VulkanHeapBudget> budgets = vulkan_heap_budgets(fn_, info_, heap_usage_);
   out["memory_budget_source"] =

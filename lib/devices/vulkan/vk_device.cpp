@@ -63,6 +63,7 @@ DeviceCaps VulkanDevice::caps() const {
   caps.host_buffer = has_host_buffers_;
   caps.buffer_from_host_ptr = false;
   caps.events = true;
+  caps.event_timing = info_.has_timestamps();
   return caps;
 }
 
@@ -91,7 +92,12 @@ BufferType* VulkanDevice::host_buffer_type() { return has_host_buffers_ ? &host_
 
 std::unique_ptr<Backend> VulkanDevice::init_backend() { return std::make_unique<VulkanBackend>(*this); }
 
-std::unique_ptr<Event> VulkanDevice::create_event() { return std::make_unique<VulkanEvent>(*this); }
+std::unique_ptr<Event> VulkanDevice::create_event() { return std::make_unique<VulkanEvent>(*this, false); }
+
+std::unique_ptr<Event> VulkanDevice::create_timing_event() {
+  if (!info_.has_timestamps()) return Device::create_timing_event();
+  return std::make_unique<VulkanEvent>(*this, true);
+}
 
 bool VulkanDevice::device_buffers_mapped() const {
   {

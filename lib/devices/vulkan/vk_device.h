@@ -53,6 +53,8 @@ class VulkanDevice : public Device {
   BufferType* host_buffer_type() override;
   std::unique_ptr<Backend> init_backend() override;
   std::unique_ptr<Event> create_event() override;
+  // Timestamps on the compute queue; Error(unsupported) when its family writes none.
+  std::unique_ptr<Event> create_timing_event() override;
 
   // The logical device, created on first call. Throws Error(device_error) naming the device
   // when the driver refuses; a later call tries again.

@@ -39,6 +39,15 @@ std::optional<uint32_t> pick_compute_family(const VulkanInstanceFns& fn, VkPhysi
   return any;
 }
 
+// Bits of a timestamp written on `family`'s queues; 0 when they cannot write timestamps.
+uint32_t timestamp_bits(const VulkanInstanceFns& fn, VkPhysicalDevice physical, uint32_t family) {
+  uint32_t count = 0;
+  fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  return family < count ? families[family].timestampValidBits : 0;
+}
+
 bool timeline_supported(const VulkanInstanceFns& fn, VkPhysicalDevice physical) {
   VkPhysicalDeviceTimelineSemaphoreFeatures timeline{};
   timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
@@ -137,6 +146,7 @@ bool vulkan_query_device(const VulkanInstanceFns& fn, VkPhysicalDevice physical,
     return false;
   }
   out.compute_queue_family = *family;
+  out.timestamp_valid_bits = timestamp_bits(fn, physical, *family);
 
   const bool timeline_ext = has(exts, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
   if ((out.api_version < VK_API_VERSION_1_2 && !timeline_ext) || !timeline_supported(fn, physical)) {

@@ -28,12 +28,18 @@ struct VulkanDeviceInfo {
   VkDeviceSize max_buffer_size = 0;      // maintenance4: the largest VkBuffer; 0 when unknown
   uint32_t subgroup_size = 0;
   uint32_t compute_queue_family = 0;
+  uint32_t timestamp_valid_bits = 0;  // of the compute queue's timestamps; 0: it writes none
 
   bool has_memory_budget = false;               // VK_EXT_memory_budget
   bool storage_buffer_16bit = false;            // storageBuffer16BitAccess: kernels need it
   bool shader_float16 = false;                  // shaderFloat16: F16 arithmetic (the F16 peak kernel)
   bool needs_timeline_khr = false;              // timeline semaphores come from the KHR extension (1.1)
   std::vector<std::string> enabled_extensions;  // device extensions to enable at creation
+
+  // The compute queue writes timestamps that events can turn into seconds.
+  bool has_timestamps() const noexcept {
+    return timestamp_valid_bits > 0 && props.limits.timestampPeriod > 0;
+  }
 };
 
 // Budget and usage of one heap right now (VK_EXT_memory_budget), or the heap size and the

@@ -1,5 +1,5 @@
 #pragma once
-// The launch interface of the plugin's CUDA kernels (elementwise.cu, rows.cu), shared by nvcc
+// The launch interface of the plugin's CUDA kernels (elementwise.cu, rows.cu, peak.cu), shared by nvcc
 // and the host compiler: plain structs and functions, no bk headers, so the .cu files stay small
 // and compile fast.
 //
@@ -58,5 +58,12 @@ struct KBatchPointers {
   int64_t w_nb2, w_nb3, x_nb2, x_nb3, r_nb2, r_nb3;
 };
 cudaError_t launch_batch_pointers(const KBatchPointers& p, void** out, cudaStream_t stream);
+
+// The peak-FMA probe: `blocks` blocks of kPeakThreads threads, each running kPeakChains
+// independent chains for `iterations` steps of one multiply-add per chain (f32) or one paired
+// multiply-add (f16 and bf16 as half2 / bfloat162: two per chain). out: one float per thread.
+inline constexpr int kPeakThreads = 256;
+inline constexpr int kPeakChains = 8;
+cudaError_t launch_peak(KType type, float* out, int blocks, long long iterations, cudaStream_t stream);
 
 }  // namespace bk::cuda
