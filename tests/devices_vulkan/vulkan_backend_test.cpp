@@ -13,18 +13,7 @@ namespace {
 
 constexpr size_t kSize = 1 << 20;
 
-struct Placed {
-  std::unique_ptr<Buffer> buffer;
-  Tensor tensor;
-};
-
-Placed placed(BufferType& type, size_t n, const std::string& name) {
-  Placed p{type.alloc(n), bytes_tensor(n, name)};
-  p.buffer->place_tensor(p.tensor, 0);
-  return p;
-}
-
-std::vector<uint8_t> contents(Placed& p) {
+std::vector<uint8_t> contents(PlacedBytes& p) {
   std::vector<uint8_t> out(p.tensor.nbytes());
   p.buffer->get_tensor(p.tensor, out.data(), 0, out.size());
   return out;
@@ -40,7 +29,7 @@ TEST(VulkanBackend, NameAndDevice) {
 TEST(VulkanBackend, AsyncRoundTrip) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   auto backend = dev->init_backend();
-  Placed a = placed(dev->buffer_type(), kSize, "a");
+  PlacedBytes a = placed(dev->buffer_type(), kSize, "a");
   const std::vector<uint8_t> in = pattern(kSize, 21);
   backend->set_tensor_async(a.tensor, in.data(), 0, kSize);
   std::vector<uint8_t> out(kSize);
@@ -54,8 +43,8 @@ TEST(VulkanBackend, AsyncRoundTrip) {
 TEST(VulkanBackend, AsyncTransfersKeepStreamOrder) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   auto backend = dev->init_backend();
-  Placed a = placed(dev->buffer_type(), kSize, "a");
-  Placed b = placed(dev->buffer_type(), kSize, "b");
+  PlacedBytes a = placed(dev->buffer_type(), kSize, "a");
+  PlacedBytes b = placed(dev->buffer_type(), kSize, "b");
   const std::vector<uint8_t> first = pattern(kSize, 22);
   std::vector<uint8_t> second = pattern(kSize, 23);
   a.buffer->set_tensor(a.tensor, first.data(), 0, kSize);
@@ -75,15 +64,15 @@ TEST(VulkanBackend, AsyncTransfersKeepStreamOrder) {
 TEST(VulkanBackend, AsyncBoundsErrors) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   auto backend = dev->init_backend();
-  Placed a = placed(dev->buffer_type(), 4096, "a");
-  Placed b = placed(dev->buffer_type(), 4096, "b");
+  PlacedBytes a = placed(dev->buffer_type(), 4096, "a");
+  PlacedBytes b = placed(dev->buffer_type(), 4096, "b");
   std::vector<uint8_t> bytes(8192);
   ASSERT_TRUE(backend->copy_tensor_async(*backend, a.tensor, b.tensor));  // stream busy: the async path
   EXPECT_EQ(error_code_of([&] { backend->set_tensor_async(a.tensor, bytes.data(), 4000, 100); }),
             ErrorCode::invalid_argument);
   EXPECT_EQ(error_code_of([&] { backend->get_tensor_async(a.tensor, bytes.data(), 0, 4097); }),
             ErrorCode::invalid_argument);
-  Placed small = placed(dev->buffer_type(), 1024, "small");
+  PlacedBytes small = placed(dev->buffer_type(), 1024, "small");
   EXPECT_EQ(error_code_of([&] { backend->copy_tensor_async(*backend, a.tensor, small.tensor); }),
             ErrorCode::invalid_argument);
   backend->synchronize();
@@ -95,15 +84,15 @@ TEST(VulkanBackend, CopyFromHostMemoryAndRefusalOfForeignDeviceMemory) {
   ASSERT_NE(cpu, nullptr);
   auto backend = dev->init_backend();
   auto cpu_backend = cpu->init_backend();
-  Placed c = placed(cpu->buffer_type(), kSize, "c");
+  PlacedBytes c = placed(cpu->buffer_type(), kSize, "c");
   const std::vector<uint8_t> in = pattern(kSize, 24);
   c.buffer->set_tensor(c.tensor, in.data(), 0, kSize);
-  Placed v = placed(dev->buffer_type(), kSize, "v");
+  PlacedBytes v = placed(dev->buffer_type(), kSize, "v");
   ASSERT_TRUE(backend->copy_tensor_async(*cpu_backend, c.tensor, v.tensor));
   backend->synchronize();
   EXPECT_TRUE(contents(v) == in);
   // A Vulkan buffer is not a destination this backend can fill from another device's memory.
-  Placed back = placed(cpu->buffer_type(), kSize, "back");
+  PlacedBytes back = placed(cpu->buffer_type(), kSize, "back");
   EXPECT_FALSE(backend->copy_tensor_async(*backend, v.tensor, back.tensor));
 }
 
@@ -114,9 +103,9 @@ TEST(VulkanBackend, EventsMarkStreamPoints) {
   auto event = dev->create_event();
   EXPECT_EQ(&event->device(), dev);
   event->synchronize();  // never recorded: already reached
-  Placed a = placed(dev->buffer_type(), kSize, "a");
-  Placed b = placed(dev->buffer_type(), kSize, "b");
-  Placed c = placed(dev->buffer_type(), kSize, "c");
+  PlacedBytes a = placed(dev->buffer_type(), kSize, "a");
+  PlacedBytes b = placed(dev->buffer_type(), kSize, "b");
+  PlacedBytes c = placed(dev->buffer_type(), kSize, "c");
   const std::vector<uint8_t> in = pattern(kSize, 25);
   a.buffer->set_tensor(a.tensor, in.data(), 0, kSize);
   ASSERT_TRUE(producer->copy_tensor_async(*producer, a.tensor, b.tensor));

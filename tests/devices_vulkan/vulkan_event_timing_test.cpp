@@ -16,17 +16,6 @@ double host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-struct Placed {
-  std::unique_ptr<Buffer> buffer;
-  Tensor tensor;
-};
-
-Placed placed(BufferType& type, size_t n, const std::string& name) {
-  Placed p{type.alloc(n), bytes_tensor(n, name)};
-  p.buffer->place_tensor(p.tensor, 0);
-  return p;
-}
-
 Device* timing_device() {
   Device* dev = vulkan_device();
   if (dev == nullptr || !dev->caps().event_timing) return nullptr;
@@ -45,8 +34,8 @@ TEST(VulkanEventTiming, MeasuresTheWorkBetweenTwoPoints) {
   auto backend = dev->init_backend();
   auto start = dev->create_timing_event();
   auto stop = dev->create_timing_event();
-  Placed a = placed(dev->buffer_type(), kCopyBytes, "a");
-  Placed b = placed(dev->buffer_type(), kCopyBytes, "b");
+  PlacedBytes a = placed(dev->buffer_type(), kCopyBytes, "a");
+  PlacedBytes b = placed(dev->buffer_type(), kCopyBytes, "b");
 
   const double t0 = host_seconds();
   start->record(*backend);

@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/buffer.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/tensor.h"
@@ -63,6 +65,18 @@ inline Tensor bytes_tensor(size_t n, std::string name) {
   t.nb = packed_strides(t.type, t.ne);
   t.name = std::move(name);
   return t;
+}
+
+// A buffer of `type` holding one bytes_tensor of n bytes at its start.
+struct PlacedBytes {
+  std::unique_ptr<Buffer> buffer;
+  Tensor tensor;
+};
+
+inline PlacedBytes placed(BufferType& type, size_t n, const std::string& name) {
+  PlacedBytes p{type.alloc(n), bytes_tensor(n, name)};
+  p.buffer->place_tensor(p.tensor, 0);
+  return p;
 }
 
 template <typename F>

@@ -3,6 +3,8 @@
 // device reports it cannot run a node of the graph.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "sched/graph_run.h"
 #include "sched/model_graphs.h"
 #include "sim_fixture.h"
@@ -61,64 +63,68 @@ const RunCase kCases[] = {
      1},
 };
 
+// One case's graph, its devices and a scheduler over them, ready for evaluate_graph.
+struct CaseRun {
+  explicit CaseRun(const RunCase& c) : graph(build_model_graph(c.graph, small_params())), sims(c.sims) {
+    for (std::string_view gpu : c.gpus) backends.push_back(&sims.backend(gpu));
+    backends.push_back(&sims.backend("CPU"));
+    for (Backend* b : backends) devices.push_back(&b->device());
+    device_of = split_by_fractions(weights_in_use_order(graph), c.split);
+    sched = std::make_unique<Scheduler>(backends, SchedOptions{.offload = true, .copies = c.copies});
+  }
+
+  static ModelParams small_params() {
+    ModelParams p;
+    p.layers = 2;
+    p.hidden = 64;
+    p.heads = 4;
+    p.batch = 8;
+    return p;
+  }
+
+  std::vector<std::vector<double>> evaluate(int evaluations) {
+    return evaluate_graph(graph, *sched, {devices, device_of, 7, evaluations}, store);
+  }
+
+  Graph graph;
+  test::SimDevices sims;
+  std::vector<Backend*> backends;
+  std::vector<Device*> devices;
+  std::vector<size_t> device_of;
+  std::unique_ptr<Scheduler> sched;
+  WeightStore store;
+};
+
 class RunMatchesCpu : public ::testing::TestWithParam<RunCase> {};
 
 TEST_P(RunMatchesCpu, Exactly) {
   const RunCase& c = GetParam();
-  ModelParams p;
-  p.layers = 2;
-  p.hidden = 64;
-  p.heads = 4;
-  p.batch = 8;
-  Graph graph = build_model_graph(c.graph, p);
-  Graph reference = build_model_graph(c.graph, p);
-  BK_SKIP_UNLESS_CPU_RUNS(graph);
-  test::SimDevices sims(c.sims);
-  std::vector<Backend*> backends;
-  for (std::string_view gpu : c.gpus) backends.push_back(&sims.backend(gpu));
-  backends.push_back(&sims.backend("CPU"));
-  std::vector<Device*> devices;
-  for (Backend* b : backends) devices.push_back(&b->device());
-  const std::vector<size_t> device_of = split_by_fractions(weights_in_use_order(graph), c.split);
-  Scheduler sched(backends, {.offload = true, .copies = c.copies});
-  WeightStore store;
-  const auto got = evaluate_graph(graph, sched, {devices, device_of, 7, 3}, store);
+  CaseRun run(c);
+  BK_SKIP_UNLESS_CPU_RUNS(run.graph);
+  Graph reference = build_model_graph(c.graph, CaseRun::small_params());
+  const auto got = run.evaluate(3);
   const auto want = evaluate_on_cpu(reference, 7);
-  EXPECT_GT(sched.split_plan().splits.size(), 1u) << "the case should split the graph";
+  EXPECT_GT(run.sched->split_plan().splits.size(), 1u) << "the case should split the graph";
   ASSERT_EQ(got.size(), want.size());
   for (size_t o = 0; o < got.size(); ++o) {
     EXPECT_EQ(normalized_error(got[o], want[o]), 0.0) << "output " << o;
     EXPECT_EQ(got[o], want[o]);
   }
   // compute() left the caller's graph as it was: no source points at a copy.
-  for (const Tensor* node : graph.nodes()) {
-    for (const Tensor* s : node->src) EXPECT_TRUE(s == nullptr || graph.find(s->name) == s) << node->name;
+  for (const Tensor* node : run.graph.nodes()) {
+    for (const Tensor* s : node->src) EXPECT_TRUE(s == nullptr || run.graph.find(s->name) == s) << node->name;
   }
 }
 
 // compute_profiled: one time per split, each split waited for, and the same results as compute().
 TEST_P(RunMatchesCpu, ProfiledEvaluationTimesEverySplitAndComputesTheSame) {
   const RunCase& c = GetParam();
-  ModelParams p;
-  p.layers = 2;
-  p.hidden = 64;
-  p.heads = 4;
-  p.batch = 8;
-  Graph graph = build_model_graph(c.graph, p);
-  BK_SKIP_UNLESS_CPU_RUNS(graph);
-  test::SimDevices sims(c.sims);
-  std::vector<Backend*> backends;
-  for (std::string_view gpu : c.gpus) backends.push_back(&sims.backend(gpu));
-  backends.push_back(&sims.backend("CPU"));
-  std::vector<Device*> devices;
-  for (Backend* b : backends) devices.push_back(&b->device());
-  const std::vector<size_t> device_of = split_by_fractions(weights_in_use_order(graph), c.split);
-  Scheduler sched(backends, {.offload = true, .copies = c.copies});
-  WeightStore store;
-  const auto first = evaluate_graph(graph, sched, {devices, device_of, 7, 1}, store);
+  CaseRun run(c);
+  BK_SKIP_UNLESS_CPU_RUNS(run.graph);
+  const auto first = run.evaluate(1);
   for (int round = 0; round < c.copies + 1; ++round) {  // every pipeline copy takes a turn
-    const std::vector<SplitTime> times = sched.compute_profiled(graph);
-    ASSERT_EQ(times.size(), sched.split_plan().splits.size());
+    const std::vector<SplitTime> times = run.sched->compute_profiled(run.graph);
+    ASSERT_EQ(times.size(), run.sched->split_plan().splits.size());
     double total = 0;
     for (const SplitTime& t : times) {
       EXPECT_GE(t.copy_s, 0.0);
@@ -128,7 +134,7 @@ TEST_P(RunMatchesCpu, ProfiledEvaluationTimesEverySplitAndComputesTheSame) {
     EXPECT_GT(total, 0.0);
   }
   for (size_t o = 0; o < first.size(); ++o)
-    EXPECT_EQ(read_elements(*graph.outputs()[o]), first[o]) << "output " << o;
+    EXPECT_EQ(read_elements(*run.graph.outputs()[o]), first[o]) << "output " << o;
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, RunMatchesCpu, ::testing::ValuesIn(kCases),
