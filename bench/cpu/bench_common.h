@@ -24,6 +24,8 @@ inline double median_seconds(int reps, const std::function<void()>& f) {
 
 // Our mul_mat, m x n x k with the given weight dtype (0 f32, 1 f16, 2 bf16): median seconds.
 double bk_mul_mat_seconds(int wtype, int64_t m, int64_t n, int64_t k, int threads, int reps);
+// Our f32 peak-arithmetic kernel (Backend::run_peak_kernel) on `threads` threads: GFLOP/s.
+double bk_peak_f32_gflops(int threads, int reps);
 // Our add (r = a + b) or cpy (f32 -> f32 of the same shape) over n floats: median seconds.
 double bk_add_seconds(int64_t n, int threads, int reps);
 double bk_copy_seconds(int64_t n, int threads, int reps);

@@ -36,13 +36,21 @@ void gemm_rows(int threads, int reps) {
   }
 }
 
-void decode_rows(int threads, int reps, double triad_gbps) {
-  for (int64_t n : {1, 8, 32}) {
+// Decode-like mul_mat: the weight bytes per second next to STREAM triad, and, where the f32 FMA
+// peak rather than the bandwidth bounds it (n flops per weight float pair: peak x 2 / n weight
+// bytes per second is below triad), a second row against that roofline bound.
+void decode_rows(int threads, int reps, double triad_gbps, double peak_gflops) {
+  for (int64_t n : {1, 2, 4, 8, 16, 32}) {
     const double bytes = 4096.0 * 4096.0 * 4.0;  // the weights dominate
     const double gbps = bytes / bk_mul_mat_seconds(0, 4096, n, 4096, threads, reps) / 1e9;
     char what[64];
     std::snprintf(what, sizeof what, "mul_mat f32 4096x%lldx4096 (weight GB/s)", static_cast<long long>(n));
     row(what, "", gbps, triad_gbps, "STREAM triad");
+    const double fma_gbps = peak_gflops * 2.0 / static_cast<double>(n);
+    if (fma_gbps < triad_gbps) {
+      std::snprintf(what, sizeof what, "  the same against its roofline bound");
+      row(what, "", gbps, fma_gbps, "FMA peak x 2 / columns");
+    }
   }
 }
 
@@ -58,13 +66,15 @@ int main(int argc, char** argv) {
   const int64_t n = 64ll << 20;  // 64M floats: 256 MiB per array, far past the caches
   const double triad = 3.0 * 4.0 * static_cast<double>(n) / stream_triad_seconds(n, threads, reps) / 1e9;
   const double copy = 2.0 * 4.0 * static_cast<double>(n) / stream_copy_seconds(n, threads, reps) / 1e9;
-  std::printf("threads %d, median of %d runs\n\n", threads, reps);
+  const double peak = bk_peak_f32_gflops(threads, reps);
+  std::printf("threads %d, median of %d runs; f32 FMA peak %.1f GFLOP/s (our peak kernel)\n\n", threads, reps,
+              peak);
   std::printf("| %-38s | %9s | %13s | %-24s | %5s |\n", "measurement", "ours", "reference", "reference is",
               "ratio");
   std::printf("|%s|%s|%s|%s|%s|\n", "----------------------------------------", "-----------",
               "---------------", "--------------------------", "-------");
   gemm_rows(threads, reps);
-  decode_rows(threads, reps, triad);
+  decode_rows(threads, reps, triad, peak);
   row("add f32 64M (GB/s, 3 x 4 B per element)", "",
       12.0 * static_cast<double>(n) / bk_add_seconds(n, threads, reps) / 1e9, triad, "STREAM triad");
   row("cpy f32 64M (GB/s, 2 x 4 B per element)", "",

@@ -55,6 +55,14 @@ double bk_mul_mat_seconds(int wtype, int64_t m, int64_t n, int64_t k, int thread
   return time_graph(graph, threads, reps);
 }
 
+double bk_peak_f32_gflops(int threads, int reps) {
+  auto backend = cpu().init_backend();
+  bk::cpu_set_threads(*backend, threads);
+  double flops = 0;
+  const double seconds = median_seconds(reps, [&] { flops = backend->run_peak_kernel(bk::DType::F32, 4e9); });
+  return flops / seconds / 1e9;
+}
+
 double bk_add_seconds(int64_t n, int threads, int reps) {
   bk::GraphBuilder g;
   bk::Tensor& r =

@@ -166,6 +166,20 @@ TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
   }
 }
 
+// The blocked dot-product path (2-32 columns): every column-group remainder, rows that are not a
+// multiple of a tile or block, and k below, at and past the 16-wide steps and the 512-long chunks.
+TEST_P(CpuTier, MulMatDecodeEdgesMatchDouble) {
+  for (int64_t n : {2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 31, 32}) {
+    check_mul_mat(GetParam(), DType::F32, 21, n, 33, 2);
+    check_mul_mat(GetParam(), DType::F32, 13, n, 7, 1);
+  }
+  for (int64_t n : {2, 6, 8, 11, 32}) check_mul_mat(GetParam(), DType::F32, 19, n, 4097, 2);
+  for (DType wt : {DType::F16, DType::BF16}) {
+    for (int64_t n : {3, 8, 13}) check_mul_mat(GetParam(), wt, 11, n, 1041, 2);
+  }
+  check_mul_mat(GetParam(), DType::F32, 67, 8, 1024, 2);  // whole chunks, no k tail, 4 blocks + 3 rows
+}
+
 INSTANTIATE_TEST_SUITE_P(Available, CpuTier, testing::ValuesIn(tiers()),
                          [](const testing::TestParamInfo<CpuIsa>& p) {
                            return std::string(cpu_isa_name(p.param));

@@ -16,6 +16,16 @@ namespace {
 constexpr int64_t kGemvMaxColumns = 32;
 constexpr int64_t kGemvRowsPerTask = 64;
 
+// The avx512 dot path's tiles for more than four columns read eight X rows in step from L1
+// (48 KiB, 64 sets of 64 bytes). Rows a multiple of 4 KiB apart (k = 1024, 4096...) would all
+// fall in the same sets and evict each other, so from this k on the X rows are copied to a stride
+// of 128 floats past a multiple of 1024: a chunk of k (512 there) of eight rows then covers every
+// set evenly. The copy is a few hundred KiB against the weight's tens of MiB.
+constexpr int64_t kPadXMinK = 512;
+constexpr int64_t kPadXMinColumns = 5;
+
+int64_t padded_x_stride(int64_t k) { return k + ((128 - k) % 1024 + 1024) % 1024; }
+
 WeightType weight_type(DType t) {
   return t == DType::F16 ? WeightType::f16 : t == DType::BF16 ? WeightType::bf16 : WeightType::f32;
 }
@@ -24,6 +34,7 @@ WeightType weight_type(DType t) {
 struct MulMatLayout {
   bool gather_w = false;  // w's rows are strided: copied to contiguous f32 first
   bool gather_x = false;
+  bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
   bool gemm = false;
   bool amx = false;  // the gemm runs on AMX tiles (bf16 weights, tier amx)
   size_t w_offset = 0, x_offset = 0, gemm_offset = 0, total = 0;
@@ -34,8 +45,9 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   const Tensor& x = *node.src[1];
   MulMatLayout l;
   l.gather_w = w.nb[0] != dtype_size(w.type);
-  l.gather_x = x.nb[0] != sizeof(float);
   l.gemm = x.ne[1] > kGemvMaxColumns;
+  l.pad_x = !l.gemm && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
+  l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
   l.amx = l.gemm && !l.gather_w && cpu_amx_applies(k, weight_type(w.type));
   if (l.gather_w) {
     l.w_offset = l.total;
@@ -43,7 +55,8 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   }
   if (l.gather_x) {
     l.x_offset = l.total;
-    l.total += align_up(static_cast<size_t>(x.nelements()) * sizeof(float));
+    const int64_t row = l.pad_x ? padded_x_stride(x.ne[0]) : x.ne[0];
+    l.total += align_up(static_cast<size_t>(x.nrows() * row) * sizeof(float));
   }
   if (l.gemm) {
     l.gemm_offset = l.total;
@@ -53,11 +66,15 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   return l;
 }
 
-// A packed f32 copy of t in dst, made in parallel; returns the tensor describing it.
-Tensor gather_f32(KernelContext& ctx, const Tensor& t, std::byte* dst) {
+// An f32 copy of t in dst, made in parallel, with rows row_floats apart (at least t.ne[0]);
+// returns the tensor describing it.
+Tensor gather_f32(KernelContext& ctx, const Tensor& t, std::byte* dst, int64_t row_floats) {
   Tensor c = t;
   c.type = DType::F32;
   c.nb = packed_strides(DType::F32, t.ne);
+  c.nb[1] = static_cast<size_t>(row_floats) * sizeof(float);
+  c.nb[2] = c.nb[1] * static_cast<size_t>(t.ne[1]);
+  c.nb[3] = c.nb[2] * static_cast<size_t>(t.ne[2]);
   c.data = dst;
   const int64_t rows = t.nrows();
   const int64_t tasks = task_count(rows, t.ne[0], ctx.threads());
@@ -65,7 +82,9 @@ Tensor gather_f32(KernelContext& ctx, const Tensor& t, std::byte* dst) {
     const Range r = split_range(rows, tasks, task);
     for (int64_t i = r.begin; i < r.end; ++i) {
       const RowIndex ri = row_index(t.ne, i);
-      read_row_f32(ctx.k(), t, ri, 0, t.ne[0], reinterpret_cast<float*>(element_ptr(c, 0, ri)));
+      auto* row = reinterpret_cast<float*>(element_ptr(c, 0, ri));
+      const float* src = read_row_f32(ctx.k(), t, ri, 0, t.ne[0], row);
+      if (src != row) std::copy_n(src, t.ne[0], row);  // a direct row is read in place
     }
   });
   return c;
@@ -114,8 +133,12 @@ size_t cpu_mul_mat_work_size(const Tensor& node, const CpuKernels& k, int /*thre
 
 void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
   const MulMatLayout l = layout_of(node, ctx.k());
-  const Tensor w = l.gather_w ? gather_f32(ctx, *node.src[0], ctx.work() + l.w_offset) : *node.src[0];
-  const Tensor x = l.gather_x ? gather_f32(ctx, *node.src[1], ctx.work() + l.x_offset) : *node.src[1];
+  const Tensor& w0 = *node.src[0];
+  const Tensor& x0 = *node.src[1];
+  const Tensor w = l.gather_w ? gather_f32(ctx, w0, ctx.work() + l.w_offset, w0.ne[0]) : w0;
+  const Tensor x = l.gather_x ? gather_f32(ctx, x0, ctx.work() + l.x_offset,
+                                           l.pad_x ? padded_x_stride(x0.ne[0]) : x0.ne[0])
+                              : x0;
   if (!l.gemm) {
     run_gemv(ctx, node, w, x);
     return;
