@@ -36,9 +36,24 @@ bool vec4_rows(const Tensor& t, int64_t row_length) {
   return reinterpret_cast<uintptr_t>(t.data) % (4 * sizeof(float)) == 0;
 }
 
-void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, float f0 = 0) {
+// The flat kernels' operands (elementwise_flat.glsl): F32, contiguous, of a's shape (no
+// broadcast) and a whole number of vec4s from a multiple of 4 elements.
+bool flat_vec4(const Tensor& t, const Tensor& a) {
+  return t.type == DType::F32 && t.is_contiguous() && same_shape(t, a) && a.nelements() % 4 == 0 &&
+         reinterpret_cast<uintptr_t>(t.data) % (4 * sizeof(float)) == 0;
+}
+
+// `flat` is `kernel` compiled for elementwise_flat.glsl.
+void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, VulkanKernel flat, const Tensor& node,
+                        float f0 = 0) {
   const Tensor& a = *node.src[0];
   const Tensor* b = node.src[1];
+  if (flat_vec4(a, a) && flat_vec4(node, a) && (b == nullptr || flat_vec4(*b, a))) {
+    VulkanKernelArgs args = args_for(a, b, node);
+    args.f0 = f0;
+    args.u0 = static_cast<uint32_t>(a.nelements() / 4);
+    return rec.dispatch_items(flat, args, {&a, b, &node}, args.u0, kElementGroup);
+  }
   const bool vec4 =
       vec4_rows(a, a.ne[0]) && vec4_rows(node, a.ne[0]) && (b == nullptr || vec4_rows(*b, a.ne[0]));
   VulkanKernelArgs args = args_for(a, b, node, vec4 ? 1 : 0);
@@ -128,15 +143,15 @@ void vulkan_record_node(VulkanRecorder& rec, const Tensor& node) {
   if (node.nelements() == 0) return;
   switch (node.op) {
     case Op::add:
-      return record_elementwise(rec, VulkanKernel::add, node);
+      return record_elementwise(rec, VulkanKernel::add, VulkanKernel::add_flat, node);
     case Op::mul:
-      return record_elementwise(rec, VulkanKernel::mul, node);
+      return record_elementwise(rec, VulkanKernel::mul, VulkanKernel::mul_flat, node);
     case Op::scale:
-      return record_elementwise(rec, VulkanKernel::scale, node, scale_factor(node));
+      return record_elementwise(rec, VulkanKernel::scale, VulkanKernel::scale_flat, node, scale_factor(node));
     case Op::silu:
-      return record_elementwise(rec, VulkanKernel::silu, node);
+      return record_elementwise(rec, VulkanKernel::silu, VulkanKernel::silu_flat, node);
     case Op::gelu:
-      return record_elementwise(rec, VulkanKernel::gelu, node);
+      return record_elementwise(rec, VulkanKernel::gelu, VulkanKernel::gelu_flat, node);
     case Op::mul_mat:
       return record_mul_mat(rec, node);
     case Op::rms_norm:

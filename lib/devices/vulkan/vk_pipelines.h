@@ -30,6 +30,11 @@ enum class VulkanKernel {
   rope,
   get_rows,
   cpy,
+  add_flat,  // the element-wise kernels on same-shape contiguous F32 (elementwise_flat.glsl)
+  mul_flat,
+  scale_flat,
+  silu_flat,
+  gelu_flat,
   mul_mat_f32,
   mul_mat_f16,
   mul_mat_bf16,

@@ -16,6 +16,8 @@ set(_kernels
   "add|add.comp|" "mul|mul.comp|" "scale|scale.comp|" "silu|silu.comp|" "gelu|gelu.comp|"
   "rms_norm|rms_norm.comp|" "soft_max|soft_max.comp|" "rope|rope.comp|" "get_rows|get_rows.comp|"
   "cpy|cpy.comp|"
+  "add_flat|add.comp|-DFLAT4" "mul_flat|mul.comp|-DFLAT4" "scale_flat|scale.comp|-DFLAT4"
+  "silu_flat|silu.comp|-DFLAT4" "gelu_flat|gelu.comp|-DFLAT4"
   "mul_mat_f32|mul_mat.comp|" "mul_mat_f16|mul_mat.comp|-DW_F16" "mul_mat_bf16|mul_mat.comp|-DW_BF16"
   "mul_mat_lanes_f32|mul_mat_lanes.comp|${_lanes}" "mul_mat_lanes_f16|mul_mat_lanes.comp|${_lanes} -DW_F16"
   "mul_mat_lanes_bf16|mul_mat_lanes.comp|${_lanes} -DW_BF16"
