@@ -3,7 +3,8 @@
 // multiple of 4 elements with a row-broadcast b, or a padded view), the flat vec4 kernels
 // (same-shape contiguous F32, any row length) and the lane mul_mat kernel's register blocks
 // (several row groups with a partial last one, the vec4 and scalar K loops, one column and a
-// last single column). CMake forces BK_VULKAN_MUL_MAT=lanes so GPUs run the lane kernel too.
+// last single column). CMake runs it with BK_VULKAN_MUL_MAT=lanes, so GPUs run the lane kernel
+// too, and again with lanes-plain, the lane kernel without subgroup shuffles.
 
 #include <gtest/gtest.h>
 

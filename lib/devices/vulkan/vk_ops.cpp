@@ -88,29 +88,36 @@ void record_copy(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, c
   rec.dispatch_items(kernel, args, {&a, b, &node}, static_cast<uint64_t>(node.nelements()), kElementGroup);
 }
 
+enum class MulMatKind { tiled, lanes, lanes_subgroup };
+
 // Shared-memory tiles suit GPUs; on CPU devices (lavapipe) the lane kernel is several times
-// faster (see mul_mat_lanes.comp).
-bool use_lanes(const VulkanContext& ctx) {
+// faster (see mul_mat_lanes.comp), and faster again where subgroup shuffles can share the
+// activations (they need kLaneCols lanes per subgroup).
+MulMatKind mul_mat_kind(const VulkanContext& ctx) {
+  const bool shuffle = ctx.info().compute_subgroup_shuffle && ctx.info().subgroup_size >= kLaneCols;
   switch (ctx.options().mul_mat) {
     case VulkanMulMatKernel::tiled:
-      return false;
+      return MulMatKind::tiled;
     case VulkanMulMatKernel::lanes:
-      return true;
+      return shuffle ? MulMatKind::lanes_subgroup : MulMatKind::lanes;
+    case VulkanMulMatKernel::lanes_plain:
+      return MulMatKind::lanes;
     case VulkanMulMatKernel::automatic:
       break;
   }
-  return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (ctx.info().props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) return MulMatKind::tiled;
+  return shuffle ? MulMatKind::lanes_subgroup : MulMatKind::lanes;
 }
 
-VulkanKernel mul_mat_kernel(DType w, bool lanes) {
-  switch (w) {
-    case DType::F16:
-      return lanes ? VulkanKernel::mul_mat_lanes_f16 : VulkanKernel::mul_mat_f16;
-    case DType::BF16:
-      return lanes ? VulkanKernel::mul_mat_lanes_bf16 : VulkanKernel::mul_mat_bf16;
-    default:
-      return lanes ? VulkanKernel::mul_mat_lanes_f32 : VulkanKernel::mul_mat_f32;
-  }
+VulkanKernel mul_mat_kernel(DType w, MulMatKind kind) {
+  // Rows: MulMatKind; columns: F32, F16, BF16 weights.
+  static constexpr VulkanKernel kKernels[3][3] = {
+      {VulkanKernel::mul_mat_f32, VulkanKernel::mul_mat_f16, VulkanKernel::mul_mat_bf16},
+      {VulkanKernel::mul_mat_lanes_f32, VulkanKernel::mul_mat_lanes_f16, VulkanKernel::mul_mat_lanes_bf16},
+      {VulkanKernel::mul_mat_lanes_sg_f32, VulkanKernel::mul_mat_lanes_sg_f16,
+       VulkanKernel::mul_mat_lanes_sg_bf16}};
+  const size_t column = w == DType::F16 ? 1 : w == DType::BF16 ? 2 : 0;
+  return kKernels[static_cast<size_t>(kind)][column];
 }
 
 // The lane kernel's vec4 path: K contiguous in both operands, every stride a multiple of 4
@@ -128,12 +135,13 @@ bool vec4_layout(const Tensor& t) {
 void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
   const Tensor& w = *node.src[0];
   const Tensor& x = *node.src[1];
-  const bool lanes = use_lanes(rec.context());
+  const MulMatKind kind = mul_mat_kind(rec.context());
+  const bool lanes = kind != MulMatKind::tiled;
   const VulkanKernelArgs args = args_for(w, &x, node, lanes && vec4_layout(w) && vec4_layout(x) ? 1 : 0);
   const uint32_t rows = lanes ? kLaneRows : kMatTile;
   const uint32_t cols = lanes ? kLaneCols : kMatTile;
   rec.dispatch_tiles(
-      mul_mat_kernel(w.type, lanes), args, {&w, &x, &node},
+      mul_mat_kernel(w.type, kind), args, {&w, &x, &node},
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});
 }
 

@@ -36,6 +36,9 @@ constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
     "mul_mat_lanes_f32",
     "mul_mat_lanes_f16",
     "mul_mat_lanes_bf16",
+    "mul_mat_lanes_sg_f32",
+    "mul_mat_lanes_sg_f16",
+    "mul_mat_lanes_sg_bf16",
     "peak_fma_f32",
     "peak_fma_f16",
 };

@@ -41,6 +41,9 @@ enum class VulkanKernel {
   mul_mat_lanes_f32,
   mul_mat_lanes_f16,
   mul_mat_lanes_bf16,
+  mul_mat_lanes_sg_f32,  // the lane kernel with activations shared by subgroup shuffles
+  mul_mat_lanes_sg_f16,
+  mul_mat_lanes_sg_bf16,
   peak_fma_f32,  // Backend::run_peak_kernel (vk_peak.h)
   peak_fma_f16,
 };

@@ -21,6 +21,9 @@ set(_kernels
   "mul_mat_f32|mul_mat.comp|" "mul_mat_f16|mul_mat.comp|-DW_F16" "mul_mat_bf16|mul_mat.comp|-DW_BF16"
   "mul_mat_lanes_f32|mul_mat_lanes.comp|${_lanes}" "mul_mat_lanes_f16|mul_mat_lanes.comp|${_lanes} -DW_F16"
   "mul_mat_lanes_bf16|mul_mat_lanes.comp|${_lanes} -DW_BF16"
+  "mul_mat_lanes_sg_f32|mul_mat_lanes.comp|${_lanes} -DSUBGROUP"
+  "mul_mat_lanes_sg_f16|mul_mat_lanes.comp|${_lanes} -DSUBGROUP -DW_F16"
+  "mul_mat_lanes_sg_bf16|mul_mat_lanes.comp|${_lanes} -DSUBGROUP -DW_BF16"
   "peak_fma_f32|peak_fma.comp|" "peak_fma_f16|peak_fma.comp|-DPEAK_F16")
 
 set(_names "")
