@@ -85,7 +85,19 @@ void main() {
     if (variant() == 1u) {
       const uint x4 = x_col[0] / 4u;
       for (uint r = 0u; r < kPerLane; ++r) w_row[r] /= 4u;
-      for (uint k = 0u; k < K / 4u; ++k) {
+      uint k = 0u;
+#ifdef SUBGROUP
+      // Lane l reads the l-th of kCols consecutive vec4s and shuffles them to the others.
+      const uint lane = gl_SubgroupInvocationID % kCols;
+      for (; k + kCols <= K / 4u; k += kCols) {
+        const vec4 xs = b4[x4 + k + lane];
+        for (uint j = 0u; j < kCols; ++j) {
+          const vec4 x = subgroupShuffle(xs, j);
+          for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k + j), x);
+        }
+      }
+#endif
+      for (; k < K / 4u; ++k) {
         const vec4 x = b4[x4 + k];
         for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k), x);
       }
