@@ -176,7 +176,7 @@ void check_mul_mat(Device& dev, DType wtype, int64_t m, int64_t n, int64_t k) {
 TEST(VulkanFastPaths, LaneMulMatBlocks) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   for (DType w : {DType::F32, DType::F16, DType::BF16}) {
-    for (int64_t n : {1, 9, 16}) {
+    for (int64_t n : {1, 9, 16, 17}) {      // 17: a last single column after 8- and 16-column blocks
       check_mul_mat(*dev, w, 300, n, 64);   // vec4 K loop; two row groups, the second partial
       check_mul_mat(*dev, w, 300, n, 100);  // 25 vec4s: 3 shuffled blocks of 8 and a tail of 1
       check_mul_mat(*dev, w, 300, n, 33);   // scalar K loop

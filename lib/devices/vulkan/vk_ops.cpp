@@ -7,10 +7,13 @@
 namespace bk {
 namespace {
 
-constexpr uint32_t kElementGroup = 256;  // local_size_x of the element-wise kernels
-constexpr uint32_t kMatTile = 64;        // kTileM = kTileN of mul_mat.comp
-constexpr uint32_t kLaneRows = 64 * 4;   // kRows of mul_mat_lanes.comp (ROWS in shaders.cmake)
-constexpr uint32_t kLaneCols = 8;        // kCols of mul_mat_lanes.comp (COLS in shaders.cmake)
+constexpr uint32_t kElementGroup = 256;    // local_size_x of the element-wise kernels
+constexpr uint32_t kMatTile = 64;          // kTileM = kTileN of mul_mat.comp
+constexpr uint32_t kLaneRows = 64 * 4;     // kRows of mul_mat_lanes.comp (ROWS in shaders.cmake)
+constexpr uint32_t kLaneCols = 8;          // kCols of mul_mat_lanes.comp (COLS in shaders.cmake)
+constexpr uint32_t kShuffleRows = 64 * 4;  // the same for the SUBGROUP build (_lanes_sg)
+constexpr uint32_t kShuffleCols = 16;
+constexpr uint32_t kShuffleShare = 8;  // kShare of mul_mat_lanes.comp: lanes per subgroup needed
 
 uint32_t ceil_div(int64_t n, uint32_t d) { return static_cast<uint32_t>((n + d - 1) / d); }
 
@@ -92,9 +95,9 @@ enum class MulMatKind { tiled, lanes, lanes_subgroup };
 
 // Shared-memory tiles suit GPUs; on CPU devices (lavapipe) the lane kernel is several times
 // faster (see mul_mat_lanes.comp), and faster again where subgroup shuffles can share the
-// activations (they need kLaneCols lanes per subgroup).
+// activations (they need kShuffleShare lanes per subgroup).
 MulMatKind mul_mat_kind(const VulkanContext& ctx) {
-  const bool shuffle = ctx.info().compute_subgroup_shuffle && ctx.info().subgroup_size >= kLaneCols;
+  const bool shuffle = ctx.info().compute_subgroup_shuffle && ctx.info().subgroup_size >= kShuffleShare;
   switch (ctx.options().mul_mat) {
     case VulkanMulMatKernel::tiled:
       return MulMatKind::tiled;
@@ -138,8 +141,8 @@ void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
   const MulMatKind kind = mul_mat_kind(rec.context());
   const bool lanes = kind != MulMatKind::tiled;
   const VulkanKernelArgs args = args_for(w, &x, node, lanes && vec4_layout(w) && vec4_layout(x) ? 1 : 0);
-  const uint32_t rows = lanes ? kLaneRows : kMatTile;
-  const uint32_t cols = lanes ? kLaneCols : kMatTile;
+  const uint32_t rows = kind == MulMatKind::lanes_subgroup ? kShuffleRows : lanes ? kLaneRows : kMatTile;
+  const uint32_t cols = kind == MulMatKind::lanes_subgroup ? kShuffleCols : lanes ? kLaneCols : kMatTile;
   rec.dispatch_tiles(
       mul_mat_kernel(w.type, kind), args, {&w, &x, &node},
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});

@@ -6,11 +6,13 @@
 // kCols outputs (columns n) in registers. Per k: one weight gather, kCols activation reads
 // that every lane makes at the same address, kCols vector FMAs.
 //
-// SUBGROUP (needs subgroups of at least kCols lanes): lane l of each subgroup reads column
-// l % kCols's activations and subgroupShuffle hands them to the others. Mesa 22.3's llvmpipe
-// does not see the plain kernel's same-address reads as uniform (its test knows constants and
-// push constants, not workgroup ids or loop counters), so each is a loop over the 8 lanes;
-// one read plus register shuffles instead of kCols reads is 1.7x at 4096 x 4096 x 32.
+// SUBGROUP (needs subgroups of at least kShare = 8 lanes; kCols a multiple of 8): lane l of
+// each subgroup reads the activations of columns l % 8, 8 + l % 8, ... and subgroupShuffle
+// hands them to the others. Mesa 22.3's llvmpipe does not see the plain kernel's same-address
+// reads as uniform (its test knows constants and push constants, not workgroup ids or loop
+// counters), so each is a loop over the 8 lanes; kCols / 8 reads plus register shuffles
+// instead of kCols reads is 1.7x at 4096 x 4096 x 32, and makes a wider block (16 columns,
+// ROWS x COLS in shaders.cmake) pay: each weight read then feeds 16 columns.
 //
 // variant() 1: both operands have K contiguous and every offset and stride is a multiple of 4
 // elements, so k advances four at a time through vec4 / 4 x 16-bit loads (a quarter of the
@@ -27,6 +29,9 @@ const uint kLanes = 64u;   // invocations per workgroup
 const uint kPerLane = ROWS; // rows m per invocation: lane l takes rows l, l + 64, ...
 const uint kRows = kLanes * kPerLane;
 const uint kCols = COLS;
+#ifdef SUBGROUP
+const uint kShare = 8u;  // lanes sharing their reads; kCols is a multiple, subgroups at least this
+#endif
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
@@ -88,10 +93,10 @@ void main() {
       uint k = 0u;
 #ifdef SUBGROUP
       // Lane l reads the l-th of kCols consecutive vec4s and shuffles them to the others.
-      const uint lane = gl_SubgroupInvocationID % kCols;
-      for (; k + kCols <= K / 4u; k += kCols) {
+      const uint lane = gl_SubgroupInvocationID % kShare;
+      for (; k + kShare <= K / 4u; k += kShare) {
         const vec4 xs = b4[x4 + k + lane];
-        for (uint j = 0u; j < kCols; ++j) {
+        for (uint j = 0u; j < kShare; ++j) {
           const vec4 x = subgroupShuffle(xs, j);
           for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k + j), x);
         }
@@ -111,17 +116,19 @@ void main() {
     for (uint r = 0u; r < kPerLane; ++r) w_row[r] /= 4u;
     for (uint c = 0u; c < kCols; ++c) x_col[c] /= 4u;
 #ifdef SUBGROUP
-    const uint own = x_col[gl_SubgroupInvocationID % kCols];
+    uint own[kCols / kShare];
+    for (uint s = 0u; s < kCols / kShare; ++s) own[s] = x_col[s * kShare + gl_SubgroupInvocationID % kShare];
 #endif
     for (uint k = 0u; k < K / 4u; ++k) {
       vec4 w[kPerLane];
       for (uint r = 0u; r < kPerLane; ++r) w[r] = load_w4(w_row[r] + k);
 #ifdef SUBGROUP
-      const vec4 xv = b4[own + k];
+      vec4 xs[kCols / kShare];
+      for (uint s = 0u; s < kCols / kShare; ++s) xs[s] = b4[own[s] + k];
 #endif
       for (uint c = 0u; c < kCols; ++c) {
 #ifdef SUBGROUP
-        const vec4 x = subgroupShuffle(xv, c);
+        const vec4 x = subgroupShuffle(xs[c / kShare], c % kShare);
 #else
         const vec4 x = b4[x_col[c] + k];
 #endif
