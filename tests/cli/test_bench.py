@@ -69,7 +69,12 @@ class Results(CliTestCase):
         for dtype in ("f32", "f16", "bf16"):
             peak_test = by_id[f"peak/{dtype}"]
             if peak_test["status"] == "ok":
-                self.assertEqual(peaks[dtype]["source"], "peak kernel")
+                # A mul_mat faster than the peak kernel raises the peak to itself (on lavapipe
+                # F16 weights, computed in F32, beat the F16-arithmetic peak kernel).
+                source = peaks[dtype]["source"]
+                if source != "peak kernel":
+                    self.assertRegex(source, rf"^best measured \(mul_mat/{dtype}/\d+, above the peak kernel's ")
+                    self.assertGreaterEqual(peaks[dtype]["value"], peak_test["median"])
             elif f"mul_mat/{dtype}/64" in by_id and by_id[f"mul_mat/{dtype}/64"]["status"] == "ok":
                 self.assertTrue(peaks[dtype]["source"].startswith("best measured"), peaks[dtype])
         self.assertIn("bandwidth", peaks)

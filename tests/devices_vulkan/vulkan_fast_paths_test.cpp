@@ -1,8 +1,10 @@
 // The kernels' fast paths on shapes the conformance suite's cases (odd row lengths) do not
-// reach, checked against host arithmetic: the element-wise vec4 path (F32 rows of a multiple of
-// 4 elements, with and without a row-broadcast b) and the lane mul_mat kernel's register blocks
+// reach, checked against host arithmetic: the element-wise vec4 row path (F32 rows of a
+// multiple of 4 elements with a row-broadcast b, or a padded view), the flat vec4 kernels
+// (same-shape contiguous F32, any row length) and the lane mul_mat kernel's register blocks
 // (several row groups with a partial last one, the vec4 and scalar K loops, one column and a
-// last single column). CMake forces BK_VULKAN_MUL_MAT=lanes so GPUs run the lane kernel too.
+// last single column). CMake runs it with BK_VULKAN_MUL_MAT=lanes, so GPUs run the lane kernel
+// too, and again with lanes-plain, the lane kernel without subgroup shuffles.
 
 #include <gtest/gtest.h>
 
@@ -68,19 +70,36 @@ void check_binary(Device& dev, const Binary& op, const std::function<double(doub
   EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-6), 0u) << "b rows " << b_rows;
 }
 
-void check_unary(Device& dev, const Unary& op, const std::function<double(double)>& ref, double tolerance) {
+// x: 128 x 5, or with `padded` a view of the first 128 elements of rows of 132 (rows
+// contiguous, the tensor not: the vec4 row path rather than the flat one).
+void check_unary(Device& dev, const Unary& op, const std::function<double(double)>& ref, double tolerance,
+                 bool padded) {
   GraphBuilder b;
-  Tensor& x = b.input(DType::F32, {128, 5, 1, 1}, "x");
-  Tensor& r = op(b, x);
+  const int64_t row = padded ? 132 : 128;
+  Tensor& x = b.input(DType::F32, {row, 5, 1, 1}, "x");
+  Tensor& in = padded ? ops::view(b, x, {128, 5, 1, 1}, {4, 4 * 132, 4 * 132 * 5, 4 * 132 * 5}, 0) : x;
+  Tensor& r = op(b, in);
   Graph g = b.build({&r});
   PlacedGraph p(dev, g);
-  std::vector<float> xv = values(128 * 5, 3);
+  std::vector<float> xv = values(static_cast<size_t>(row * 5), 3);
   for (float& v : xv) v *= 6;  // [-6, 6]: both tails of silu and gelu
   PlacedGraph::set(x, xv);
   run(dev, g);
-  std::vector<double> want(xv.size());
-  for (size_t i = 0; i < xv.size(); ++i) want[i] = ref(xv[i]);
-  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, tolerance), 0u);
+  std::vector<double> want(128 * 5);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = ref(xv[i / 128 * static_cast<size_t>(row) + i % 128]);
+  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, tolerance), 0u) << (padded ? "padded rows" : "contiguous");
+}
+
+void check_unaries(Device& dev, bool padded) {
+  check_unary(
+      dev, [](GraphBuilder& b, Tensor& x) -> Tensor& { return ops::scale(b, x, -1.5f); },
+      [](double x) { return -1.5 * x; }, 1e-6, padded);
+  check_unary(
+      dev, ops::silu, [](double x) { return x / (1 + std::exp(-x)); }, 1e-5, padded);
+  check_unary(
+      dev, ops::gelu,
+      [](double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); },
+      1e-5, padded);
 }
 
 TEST(VulkanFastPaths, ElementwiseVec4Rows) {
@@ -91,15 +110,30 @@ TEST(VulkanFastPaths, ElementwiseVec4Rows) {
     check_binary(
         *dev, ops::mul, [](double x, double y) { return x * y; }, b_rows);
   }
-  check_unary(
-      *dev, [](GraphBuilder& b, Tensor& x) -> Tensor& { return ops::scale(b, x, -1.5f); },
-      [](double x) { return -1.5 * x; }, 1e-6);
-  check_unary(
-      *dev, ops::silu, [](double x) { return x / (1 + std::exp(-x)); }, 1e-5);
-  check_unary(
-      *dev, ops::gelu,
-      [](double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); },
-      1e-5);
+  check_unaries(*dev, true);
+}
+
+// Same-shape contiguous F32 operands take elementwise_flat.glsl: here rows of an odd length
+// (the row kernels' scalar path otherwise) and 13 workgroups, the last partial.
+TEST(VulkanFastPaths, ElementwiseFlat) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  const int64_t n0 = 1025, n1 = 12;
+  for (const bool is_add : {true, false}) {
+    GraphBuilder b;
+    Tensor& x = b.input(DType::F32, {n0, n1, 1, 1}, "x");
+    Tensor& y = b.input(DType::F32, {n0, n1, 1, 1}, "y");
+    Tensor& r = is_add ? ops::add(b, x, y) : ops::mul(b, x, y);
+    Graph g = b.build({&r});
+    PlacedGraph p(*dev, g);
+    const std::vector<float> xv = values(n0 * n1, 6), yv = values(n0 * n1, 7);
+    PlacedGraph::set(x, xv);
+    PlacedGraph::set(y, yv);
+    run(*dev, g);
+    std::vector<double> want(xv.size());
+    for (size_t i = 0; i < xv.size(); ++i) want[i] = is_add ? double{xv[i]} + yv[i] : double{xv[i]} * yv[i];
+    EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-6), 0u) << (is_add ? "add" : "mul");
+  }
+  check_unaries(*dev, false);
 }
 
 // d = w x for w: K x M, x: K x N, against a double reference.
@@ -142,9 +176,10 @@ void check_mul_mat(Device& dev, DType wtype, int64_t m, int64_t n, int64_t k) {
 TEST(VulkanFastPaths, LaneMulMatBlocks) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   for (DType w : {DType::F32, DType::F16, DType::BF16}) {
-    for (int64_t n : {1, 9, 16}) {
-      check_mul_mat(*dev, w, 300, n, 64);  // vec4 K loop; two row groups, the second partial
-      check_mul_mat(*dev, w, 300, n, 33);  // scalar K loop
+    for (int64_t n : {1, 9, 16, 17}) {      // 17: a last single column after 8- and 16-column blocks
+      check_mul_mat(*dev, w, 300, n, 64);   // vec4 K loop; two row groups, the second partial
+      check_mul_mat(*dev, w, 300, n, 100);  // 25 vec4s: 3 shuffled blocks of 8 and a tail of 1
+      check_mul_mat(*dev, w, 300, n, 33);   // scalar K loop
     }
   }
 }

@@ -7,10 +7,13 @@
 namespace bk {
 namespace {
 
-constexpr uint32_t kElementGroup = 256;  // local_size_x of the element-wise kernels
-constexpr uint32_t kMatTile = 64;        // kTileM = kTileN of mul_mat.comp
-constexpr uint32_t kLaneRows = 64 * 4;   // kRows of mul_mat_lanes.comp (ROWS in shaders.cmake)
-constexpr uint32_t kLaneCols = 8;        // kCols of mul_mat_lanes.comp (COLS in shaders.cmake)
+constexpr uint32_t kElementGroup = 256;    // local_size_x of the element-wise kernels
+constexpr uint32_t kMatTile = 64;          // kTileM = kTileN of mul_mat.comp
+constexpr uint32_t kLaneRows = 64 * 4;     // kRows of mul_mat_lanes.comp (ROWS in shaders.cmake)
+constexpr uint32_t kLaneCols = 8;          // kCols of mul_mat_lanes.comp (COLS in shaders.cmake)
+constexpr uint32_t kShuffleRows = 64 * 4;  // the same for the SUBGROUP build (_lanes_sg)
+constexpr uint32_t kShuffleCols = 16;
+constexpr uint32_t kShuffleShare = 8;  // kShare of mul_mat_lanes.comp: lanes per subgroup needed
 
 uint32_t ceil_div(int64_t n, uint32_t d) { return static_cast<uint32_t>((n + d - 1) / d); }
 
@@ -36,9 +39,24 @@ bool vec4_rows(const Tensor& t, int64_t row_length) {
   return reinterpret_cast<uintptr_t>(t.data) % (4 * sizeof(float)) == 0;
 }
 
-void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, float f0 = 0) {
+// The flat kernels' operands (elementwise_flat.glsl): F32, contiguous, of a's shape (no
+// broadcast) and a whole number of vec4s from a multiple of 4 elements.
+bool flat_vec4(const Tensor& t, const Tensor& a) {
+  return t.type == DType::F32 && t.is_contiguous() && same_shape(t, a) && a.nelements() % 4 == 0 &&
+         reinterpret_cast<uintptr_t>(t.data) % (4 * sizeof(float)) == 0;
+}
+
+// `flat` is `kernel` compiled for elementwise_flat.glsl.
+void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, VulkanKernel flat, const Tensor& node,
+                        float f0 = 0) {
   const Tensor& a = *node.src[0];
   const Tensor* b = node.src[1];
+  if (flat_vec4(a, a) && flat_vec4(node, a) && (b == nullptr || flat_vec4(*b, a))) {
+    VulkanKernelArgs args = args_for(a, b, node);
+    args.f0 = f0;
+    args.u0 = static_cast<uint32_t>(a.nelements() / 4);
+    return rec.dispatch_items(flat, args, {&a, b, &node}, args.u0, kElementGroup);
+  }
   const bool vec4 =
       vec4_rows(a, a.ne[0]) && vec4_rows(node, a.ne[0]) && (b == nullptr || vec4_rows(*b, a.ne[0]));
   VulkanKernelArgs args = args_for(a, b, node, vec4 ? 1 : 0);
@@ -73,29 +91,36 @@ void record_copy(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, c
   rec.dispatch_items(kernel, args, {&a, b, &node}, static_cast<uint64_t>(node.nelements()), kElementGroup);
 }
 
+enum class MulMatKind { tiled, lanes, lanes_subgroup };
+
 // Shared-memory tiles suit GPUs; on CPU devices (lavapipe) the lane kernel is several times
-// faster (see mul_mat_lanes.comp).
-bool use_lanes(const VulkanContext& ctx) {
+// faster (see mul_mat_lanes.comp), and faster again where subgroup shuffles can share the
+// activations (they need kShuffleShare lanes per subgroup).
+MulMatKind mul_mat_kind(const VulkanContext& ctx) {
+  const bool shuffle = ctx.info().compute_subgroup_shuffle && ctx.info().subgroup_size >= kShuffleShare;
   switch (ctx.options().mul_mat) {
     case VulkanMulMatKernel::tiled:
-      return false;
+      return MulMatKind::tiled;
     case VulkanMulMatKernel::lanes:
-      return true;
+      return shuffle ? MulMatKind::lanes_subgroup : MulMatKind::lanes;
+    case VulkanMulMatKernel::lanes_plain:
+      return MulMatKind::lanes;
     case VulkanMulMatKernel::automatic:
       break;
   }
-  return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (ctx.info().props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) return MulMatKind::tiled;
+  return shuffle ? MulMatKind::lanes_subgroup : MulMatKind::lanes;
 }
 
-VulkanKernel mul_mat_kernel(DType w, bool lanes) {
-  switch (w) {
-    case DType::F16:
-      return lanes ? VulkanKernel::mul_mat_lanes_f16 : VulkanKernel::mul_mat_f16;
-    case DType::BF16:
-      return lanes ? VulkanKernel::mul_mat_lanes_bf16 : VulkanKernel::mul_mat_bf16;
-    default:
-      return lanes ? VulkanKernel::mul_mat_lanes_f32 : VulkanKernel::mul_mat_f32;
-  }
+VulkanKernel mul_mat_kernel(DType w, MulMatKind kind) {
+  // Rows: MulMatKind; columns: F32, F16, BF16 weights.
+  static constexpr VulkanKernel kKernels[3][3] = {
+      {VulkanKernel::mul_mat_f32, VulkanKernel::mul_mat_f16, VulkanKernel::mul_mat_bf16},
+      {VulkanKernel::mul_mat_lanes_f32, VulkanKernel::mul_mat_lanes_f16, VulkanKernel::mul_mat_lanes_bf16},
+      {VulkanKernel::mul_mat_lanes_sg_f32, VulkanKernel::mul_mat_lanes_sg_f16,
+       VulkanKernel::mul_mat_lanes_sg_bf16}};
+  const size_t column = w == DType::F16 ? 1 : w == DType::BF16 ? 2 : 0;
+  return kKernels[static_cast<size_t>(kind)][column];
 }
 
 // The lane kernel's vec4 path: K contiguous in both operands, every stride a multiple of 4
@@ -113,12 +138,13 @@ bool vec4_layout(const Tensor& t) {
 void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
   const Tensor& w = *node.src[0];
   const Tensor& x = *node.src[1];
-  const bool lanes = use_lanes(rec.context());
+  const MulMatKind kind = mul_mat_kind(rec.context());
+  const bool lanes = kind != MulMatKind::tiled;
   const VulkanKernelArgs args = args_for(w, &x, node, lanes && vec4_layout(w) && vec4_layout(x) ? 1 : 0);
-  const uint32_t rows = lanes ? kLaneRows : kMatTile;
-  const uint32_t cols = lanes ? kLaneCols : kMatTile;
+  const uint32_t rows = kind == MulMatKind::lanes_subgroup ? kShuffleRows : lanes ? kLaneRows : kMatTile;
+  const uint32_t cols = kind == MulMatKind::lanes_subgroup ? kShuffleCols : lanes ? kLaneCols : kMatTile;
   rec.dispatch_tiles(
-      mul_mat_kernel(w.type, lanes), args, {&w, &x, &node},
+      mul_mat_kernel(w.type, kind), args, {&w, &x, &node},
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});
 }
 
@@ -128,15 +154,15 @@ void vulkan_record_node(VulkanRecorder& rec, const Tensor& node) {
   if (node.nelements() == 0) return;
   switch (node.op) {
     case Op::add:
-      return record_elementwise(rec, VulkanKernel::add, node);
+      return record_elementwise(rec, VulkanKernel::add, VulkanKernel::add_flat, node);
     case Op::mul:
-      return record_elementwise(rec, VulkanKernel::mul, node);
+      return record_elementwise(rec, VulkanKernel::mul, VulkanKernel::mul_flat, node);
     case Op::scale:
-      return record_elementwise(rec, VulkanKernel::scale, node, scale_factor(node));
+      return record_elementwise(rec, VulkanKernel::scale, VulkanKernel::scale_flat, node, scale_factor(node));
     case Op::silu:
-      return record_elementwise(rec, VulkanKernel::silu, node);
+      return record_elementwise(rec, VulkanKernel::silu, VulkanKernel::silu_flat, node);
     case Op::gelu:
-      return record_elementwise(rec, VulkanKernel::gelu, node);
+      return record_elementwise(rec, VulkanKernel::gelu, VulkanKernel::gelu_flat, node);
     case Op::mul_mat:
       return record_mul_mat(rec, node);
     case Op::rms_norm:

@@ -36,11 +36,16 @@ VulkanOptions vulkan_options_from_env() {
   }
   if (const char* mm = std::getenv("BK_VULKAN_MUL_MAT"); mm != nullptr && *mm != '\0') {
     const std::string value = mm;
-    if (value != "tiled" && value != "lanes") {
+    if (value == "tiled") {
+      options.mul_mat = VulkanMulMatKernel::tiled;
+    } else if (value == "lanes") {
+      options.mul_mat = VulkanMulMatKernel::lanes;
+    } else if (value == "lanes-plain") {
+      options.mul_mat = VulkanMulMatKernel::lanes_plain;
+    } else {
       throw Error(ErrorCode::invalid_argument,
-                  fmt::format("BK_VULKAN_MUL_MAT='{}' must be 'tiled' or 'lanes'", value));
+                  fmt::format("BK_VULKAN_MUL_MAT='{}' must be 'tiled', 'lanes' or 'lanes-plain'", value));
     }
-    options.mul_mat = value == "tiled" ? VulkanMulMatKernel::tiled : VulkanMulMatKernel::lanes;
   }
   return options;
 }

@@ -6,15 +6,17 @@
 //                                  maxMemoryAllocationSize, to exercise chunked buffers
 //   BK_VULKAN_FORCE_STAGING=1      treat device memory as not host-visible, so every transfer
 //                                  goes through staging buffers and vkCmdCopyBuffer
-//   BK_VULKAN_MUL_MAT=tiled|lanes  force one mul_mat kernel (default: lanes on CPU devices such
-//                                  as lavapipe, tiled through shared memory on GPUs), so both
-//                                  are testable on one machine
+//   BK_VULKAN_MUL_MAT=tiled|lanes|lanes-plain
+//                                  force one mul_mat kernel (default: lanes on CPU devices such
+//                                  as lavapipe, tiled through shared memory on GPUs), so each
+//                                  is testable on one machine; lanes-plain is the lane kernel
+//                                  without subgroup shuffles (what devices without them get)
 
 #include <cstddef>
 
 namespace bk {
 
-enum class VulkanMulMatKernel { automatic, tiled, lanes };
+enum class VulkanMulMatKernel { automatic, tiled, lanes, lanes_plain };
 
 struct VulkanOptions {
   size_t max_chunk = 0;  // 0: the driver's limit

@@ -30,12 +30,20 @@ enum class VulkanKernel {
   rope,
   get_rows,
   cpy,
+  add_flat,  // the element-wise kernels on same-shape contiguous F32 (elementwise_flat.glsl)
+  mul_flat,
+  scale_flat,
+  silu_flat,
+  gelu_flat,
   mul_mat_f32,
   mul_mat_f16,
   mul_mat_bf16,
   mul_mat_lanes_f32,
   mul_mat_lanes_f16,
   mul_mat_lanes_bf16,
+  mul_mat_lanes_sg_f32,  // the lane kernel with activations shared by subgroup shuffles
+  mul_mat_lanes_sg_f16,
+  mul_mat_lanes_sg_bf16,
   peak_fma_f32,  // Backend::run_peak_kernel (vk_peak.h)
   peak_fma_f16,
 };

@@ -112,6 +112,8 @@ void query_properties(const VulkanInstanceFns& fn, const std::vector<std::string
   out.props = props2.properties;
   out.max_allocation_size = m3.maxMemoryAllocationSize;
   out.subgroup_size = subgroup.subgroupSize;
+  out.compute_subgroup_shuffle = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+                                 (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) != 0;
   if (has_m4) out.max_buffer_size = m4.maxBufferSize;
   if (has_pci) out.pci = pci;
   if (has_driver) {

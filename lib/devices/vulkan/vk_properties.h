@@ -27,6 +27,7 @@ struct VulkanDeviceInfo {
   VkDeviceSize max_allocation_size = 0;  // maintenance3: the largest single VkDeviceMemory
   VkDeviceSize max_buffer_size = 0;      // maintenance4: the largest VkBuffer; 0 when unknown
   uint32_t subgroup_size = 0;
+  bool compute_subgroup_shuffle = false;  // subgroupShuffle in compute shaders (the lane mul_mat)
   uint32_t compute_queue_family = 0;
   uint32_t timestamp_valid_bits = 0;  // of the compute queue's timestamps; 0: it writes none
 

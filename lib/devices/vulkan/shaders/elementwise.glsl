@@ -11,6 +11,12 @@
 // per-element dtype choice or stride multiply. On lavapipe every non-uniform storage access
 // is a per-lane loop, so a quarter of the accesses is most of the speed-up. OP must accept
 // vec4 as well as float.
+//
+// Compiled with -DFLAT4, the file is elementwise_flat.glsl instead: same-shape contiguous
+// tensors as one flat run of vec4s.
+#ifdef FLAT4
+#include "elementwise_flat.glsl"
+#else
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer EA4 { vec4 ea4[]; };
@@ -54,3 +60,4 @@ void main() {
     store_d(d_row + i * args.nb_d.x, OP(x, y));
   }
 }
+#endif

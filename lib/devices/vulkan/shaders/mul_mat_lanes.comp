@@ -3,9 +3,16 @@
 // shared memory. On a SIMD CPU an invocation is a vector lane and a workgroup a loop over
 // lanes, so shared-memory tiles cost a gather per lane per read plus coroutine switches at
 // every barrier. Here lanes take consecutive rows m of the weights and each invocation keeps
-// kCols outputs (columns n) in registers; the activation reads depend only on the workgroup
-// and the loop counter, which the compiler turns into one scalar load broadcast to all
-// lanes. Per k: one weight gather, kCols broadcasts, kCols vector FMAs.
+// kCols outputs (columns n) in registers. Per k: one weight gather, kCols activation reads
+// that every lane makes at the same address, kCols vector FMAs.
+//
+// SUBGROUP (needs subgroups of at least kShare = 8 lanes; kCols a multiple of 8): lane l of
+// each subgroup reads the activations of columns l % 8, 8 + l % 8, ... and subgroupShuffle
+// hands them to the others. Mesa 22.3's llvmpipe does not see the plain kernel's same-address
+// reads as uniform (its test knows constants and push constants, not workgroup ids or loop
+// counters), so each is a loop over the 8 lanes; kCols / 8 reads plus register shuffles
+// instead of kCols reads is 1.7x at 4096 x 4096 x 32, and makes a wider block (16 columns,
+// ROWS x COLS in shaders.cmake) pay: each weight read then feeds 16 columns.
 //
 // variant() 1: both operands have K contiguous and every offset and stride is a multiple of 4
 // elements, so k advances four at a time through vec4 / 4 x 16-bit loads (a quarter of the
@@ -14,11 +21,17 @@
 // Grid: x = blocks of 64 rows m, y = blocks of kCols columns n, z = batches (c2 fastest);
 // u0, u1 and the bits of f1 are the group offsets of a split dispatch.
 #include "common.glsl"
+#ifdef SUBGROUP
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 
 const uint kLanes = 64u;   // invocations per workgroup
 const uint kPerLane = ROWS; // rows m per invocation: lane l takes rows l, l + 64, ...
 const uint kRows = kLanes * kPerLane;
 const uint kCols = COLS;
+#ifdef SUBGROUP
+const uint kShare = 8u;  // lanes sharing their reads; kCols is a multiple, subgroups at least this
+#endif
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
@@ -77,7 +90,19 @@ void main() {
     if (variant() == 1u) {
       const uint x4 = x_col[0] / 4u;
       for (uint r = 0u; r < kPerLane; ++r) w_row[r] /= 4u;
-      for (uint k = 0u; k < K / 4u; ++k) {
+      uint k = 0u;
+#ifdef SUBGROUP
+      // Lane l reads the l-th of kCols consecutive vec4s and shuffles them to the others.
+      const uint lane = gl_SubgroupInvocationID % kShare;
+      for (; k + kShare <= K / 4u; k += kShare) {
+        const vec4 xs = b4[x4 + k + lane];
+        for (uint j = 0u; j < kShare; ++j) {
+          const vec4 x = subgroupShuffle(xs, j);
+          for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k + j), x);
+        }
+      }
+#endif
+      for (; k < K / 4u; ++k) {
         const vec4 x = b4[x4 + k];
         for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k), x);
       }
@@ -90,11 +115,23 @@ void main() {
   } else if (variant() == 1u) {
     for (uint r = 0u; r < kPerLane; ++r) w_row[r] /= 4u;
     for (uint c = 0u; c < kCols; ++c) x_col[c] /= 4u;
+#ifdef SUBGROUP
+    uint own[kCols / kShare];
+    for (uint s = 0u; s < kCols / kShare; ++s) own[s] = x_col[s * kShare + gl_SubgroupInvocationID % kShare];
+#endif
     for (uint k = 0u; k < K / 4u; ++k) {
       vec4 w[kPerLane];
       for (uint r = 0u; r < kPerLane; ++r) w[r] = load_w4(w_row[r] + k);
+#ifdef SUBGROUP
+      vec4 xs[kCols / kShare];
+      for (uint s = 0u; s < kCols / kShare; ++s) xs[s] = b4[own[s] + k];
+#endif
       for (uint c = 0u; c < kCols; ++c) {
+#ifdef SUBGROUP
+        const vec4 x = subgroupShuffle(xs[c / kShare], c % kShare);
+#else
         const vec4 x = b4[x_col[c] + k];
+#endif
         for (uint r = 0u; r < kPerLane; ++r) acc[r][c] += dot(w[r], x);
       }
     }

@@ -11,14 +11,23 @@ file(GLOB _includes CONFIGURE_DEPENDS ${_dir}/*.glsl)
 
 # The lane kernel's register block (rows per invocation, columns); vk_ops.cpp mirrors it.
 set(_lanes "-DROWS=4 -DCOLS=8")
+# The subgroup-shuffle lane kernel's block (activation reads are cheap there, so more columns
+# per weight read pay: 4 x 16 was 1.4-2x over 4 x 8 and 2 x 16 on lavapipe); vk_ops.cpp
+# mirrors it too.
+set(_lanes_sg "-DROWS=4 -DCOLS=16 -DSUBGROUP")
 # kernel name | source | defines
 set(_kernels
   "add|add.comp|" "mul|mul.comp|" "scale|scale.comp|" "silu|silu.comp|" "gelu|gelu.comp|"
   "rms_norm|rms_norm.comp|" "soft_max|soft_max.comp|" "rope|rope.comp|" "get_rows|get_rows.comp|"
   "cpy|cpy.comp|"
+  "add_flat|add.comp|-DFLAT4" "mul_flat|mul.comp|-DFLAT4" "scale_flat|scale.comp|-DFLAT4"
+  "silu_flat|silu.comp|-DFLAT4" "gelu_flat|gelu.comp|-DFLAT4"
   "mul_mat_f32|mul_mat.comp|" "mul_mat_f16|mul_mat.comp|-DW_F16" "mul_mat_bf16|mul_mat.comp|-DW_BF16"
   "mul_mat_lanes_f32|mul_mat_lanes.comp|${_lanes}" "mul_mat_lanes_f16|mul_mat_lanes.comp|${_lanes} -DW_F16"
   "mul_mat_lanes_bf16|mul_mat_lanes.comp|${_lanes} -DW_BF16"
+  "mul_mat_lanes_sg_f32|mul_mat_lanes.comp|${_lanes_sg}"
+  "mul_mat_lanes_sg_f16|mul_mat_lanes.comp|${_lanes_sg} -DW_F16"
+  "mul_mat_lanes_sg_bf16|mul_mat_lanes.comp|${_lanes_sg} -DW_BF16"
   "peak_fma_f32|peak_fma.comp|" "peak_fma_f16|peak_fma.comp|-DPEAK_F16")
 
 set(_names "")
