@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "vulkan_test_util.h"
@@ -45,14 +46,19 @@ TEST(VulkanEventTiming, MeasuresTheWorkBetweenTwoPoints) {
   const double host = host_seconds() - t0;
   const double copies = stop->seconds_since(*start);
 
-  start->record(*backend);
-  stop->record(*backend);
-  stop->synchronize();
-  const double nothing = stop->seconds_since(*start);
+  // The shortest of a few empty intervals: one descheduled queue thread must not fail the test.
+  double nothing = copies;
+  for (int i = 0; i < 5; ++i) {
+    start->record(*backend);
+    stop->record(*backend);
+    stop->synchronize();
+    const double empty = stop->seconds_since(*start);
+    EXPECT_GE(empty, 0.0);
+    nothing = std::min(nothing, empty);
+  }
 
   EXPECT_GT(copies, 0.0);
   EXPECT_LE(copies, host * 1.01 + 1e-4) << "device time cannot exceed the host time around it";
-  EXPECT_GE(nothing, 0.0);
   EXPECT_LT(nothing, copies / 4) << "nothing between two points took longer than four 32 MiB copies";
 }
 
