@@ -141,8 +141,10 @@ void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
   const MulMatKind kind = mul_mat_kind(rec.context());
   const bool lanes = kind != MulMatKind::tiled;
   const VulkanKernelArgs args = args_for(w, &x, node, lanes && vec4_layout(w) && vec4_layout(x) ? 1 : 0);
-  const uint32_t rows = kind == MulMatKind::lanes_subgroup ? kShuffleRows : lanes ? kLaneRows : kMatTile;
-  const uint32_t cols = kind == MulMatKind::lanes_subgroup ? kShuffleCols : lanes ? kLaneCols : kMatTile;
+  // Rows m and columns n of d per workgroup, by MulMatKind.
+  static constexpr uint32_t kBlock[3][2] = {
+      {kMatTile, kMatTile}, {kLaneRows, kLaneCols}, {kShuffleRows, kShuffleCols}};
+  const auto [rows, cols] = kBlock[static_cast<size_t>(kind)];
   rec.dispatch_tiles(
       mul_mat_kernel(w.type, kind), args, {&w, &x, &node},
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});

@@ -22,30 +22,25 @@ bool has(const std::vector<std::string>& names, const char* name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// A compute family without graphics where there is one (it runs beside the display's work),
-// else any compute family.
-std::optional<uint32_t> pick_compute_family(const VulkanInstanceFns& fn, VkPhysicalDevice physical) {
+std::vector<VkQueueFamilyProperties> queue_families(const VulkanInstanceFns& fn, VkPhysicalDevice physical) {
   uint32_t count = 0;
   fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
   fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  return families;
+}
+
+// A compute family without graphics where there is one (it runs beside the display's work),
+// else any compute family.
+std::optional<uint32_t> pick_compute_family(const std::vector<VkQueueFamilyProperties>& families) {
   std::optional<uint32_t> any;
-  for (uint32_t i = 0; i < count; ++i) {
+  for (uint32_t i = 0; i < families.size(); ++i) {
     const VkQueueFlags flags = families[i].queueFlags;
     if ((flags & VK_QUEUE_COMPUTE_BIT) == 0 || families[i].queueCount == 0) continue;
     if ((flags & VK_QUEUE_GRAPHICS_BIT) == 0) return i;
     if (!any) any = i;
   }
   return any;
-}
-
-// Bits of a timestamp written on `family`'s queues; 0 when they cannot write timestamps.
-uint32_t timestamp_bits(const VulkanInstanceFns& fn, VkPhysicalDevice physical, uint32_t family) {
-  uint32_t count = 0;
-  fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
-  return family < count ? families[family].timestampValidBits : 0;
 }
 
 bool timeline_supported(const VulkanInstanceFns& fn, VkPhysicalDevice physical) {
@@ -142,13 +137,14 @@ bool vulkan_query_device(const VulkanInstanceFns& fn, VkPhysicalDevice physical,
   query_properties(fn, exts, out);
   fn.vkGetPhysicalDeviceMemoryProperties(physical, &out.memory);
 
-  const auto family = pick_compute_family(fn, physical);
+  const std::vector<VkQueueFamilyProperties> families = queue_families(fn, physical);
+  const auto family = pick_compute_family(families);
   if (!family) {
     why = fmt::format("'{}' has no compute queue", basic.deviceName);
     return false;
   }
   out.compute_queue_family = *family;
-  out.timestamp_valid_bits = timestamp_bits(fn, physical, *family);
+  out.timestamp_valid_bits = families[*family].timestampValidBits;
 
   const bool timeline_ext = has(exts, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
   if ((out.api_version < VK_API_VERSION_1_2 && !timeline_ext) || !timeline_supported(fn, physical)) {

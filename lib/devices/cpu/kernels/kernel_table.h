@@ -119,6 +119,7 @@ void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
 void cpu_fill_matmul_avx2(CpuKernels& t);
 void cpu_fill_matmul_avx512(CpuKernels& t);
+void cpu_fill_gemv_avx512(CpuKernels& t);  // its gemv entries; called by cpu_fill_matmul_avx512
 void cpu_fill_matmul_amx(CpuKernels& t);
 // The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
 // only when the flag says the CPU has the feature.
