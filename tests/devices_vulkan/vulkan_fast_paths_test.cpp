@@ -4,7 +4,9 @@
 // (same-shape contiguous F32, any row length) and the lane mul_mat kernel's register blocks
 // (several row groups with a partial last one, the vec4 and scalar K loops, one column and a
 // last single column). CMake runs it with BK_VULKAN_MUL_MAT=lanes, so GPUs run the lane kernel
-// too, and again with lanes-plain, the lane kernel without subgroup shuffles.
+// too, and again with lanes-plain, the lane kernel without subgroup shuffles, and
+// BK_VULKAN_TEXEL=0, so the flat kernels read storage buffers there and texel buffers in the
+// first run (where the device has R32G32B32A32_SFLOAT texel buffers, as lavapipe does).
 
 #include <gtest/gtest.h>
 
@@ -134,6 +136,30 @@ TEST(VulkanFastPaths, ElementwiseFlat) {
     EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-6), 0u) << (is_add ? "add" : "mul");
   }
   check_unaries(*dev, false);
+}
+
+// The flat kernels on operands that do not start their buffer: x and y views 4 and 8 elements
+// in (one and two texels), so the texel views and storage ranges start inside the buffer.
+TEST(VulkanFastPaths, ElementwiseFlatOffsetViews) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  const int64_t n0 = 516, n1 = 7, n = n0 * n1;
+  GraphBuilder b;
+  Tensor& xs = b.input(DType::F32, {n + 4, 1, 1, 1}, "xs");
+  Tensor& ys = b.input(DType::F32, {n + 8, 1, 1, 1}, "ys");
+  const size_t row = 4 * n0, all = 4 * n;
+  Tensor& x = ops::view(b, xs, {n0, n1, 1, 1}, {4, row, all, all}, 4 * 4);
+  Tensor& y = ops::view(b, ys, {n0, n1, 1, 1}, {4, row, all, all}, 8 * 4);
+  Tensor& r = ops::add(b, x, y);
+  Graph g = b.build({&r});
+  PlacedGraph p(*dev, g);
+  const std::vector<float> xv = values(static_cast<size_t>(n + 4), 8),
+                           yv = values(static_cast<size_t>(n + 8), 9);
+  PlacedGraph::set(xs, xv);
+  PlacedGraph::set(ys, yv);
+  run(*dev, g);
+  std::vector<double> want(static_cast<size_t>(n));
+  for (size_t i = 0; i < want.size(); ++i) want[i] = double{xv[i + 4]} + yv[i + 8];
+  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-6), 0u);
 }
 
 // d = w x for w: K x M, x: K x N, against a double reference.

@@ -23,6 +23,7 @@
   X(vkGetPhysicalDeviceProperties)            \
   X(vkGetPhysicalDeviceProperties2)           \
   X(vkGetPhysicalDeviceFeatures2)             \
+  X(vkGetPhysicalDeviceFormatProperties)      \
   X(vkGetPhysicalDeviceMemoryProperties)      \
   X(vkGetPhysicalDeviceMemoryProperties2)     \
   X(vkGetPhysicalDeviceQueueFamilyProperties) \
@@ -46,6 +47,8 @@
   X(vkResetCommandBuffer)          \
   X(vkCreateBuffer)                \
   X(vkDestroyBuffer)               \
+  X(vkCreateBufferView)            \
+  X(vkDestroyBufferView)           \
   X(vkGetBufferMemoryRequirements) \
   X(vkAllocateMemory)              \
   X(vkFreeMemory)                  \

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "devices/vulkan/vk_error.h"
+#include "devices/vulkan/vk_memory.h"
 #include "devices/vulkan/vk_pipelines.h"
 #include "devices/vulkan/vk_transfer.h"
 
@@ -16,8 +17,7 @@ uint32_t probe_buffer_type_bits(const VulkanContext& ctx) {
   VkBufferCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   info.size = kChunkGranularity;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.usage = vulkan_buffer_usage(ctx.info());
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VkBuffer buffer = VK_NULL_HANDLE;
   vk_check(ctx.fn().vkCreateBuffer(ctx.device(), &info, nullptr, &buffer), "vkCreateBuffer", ctx.name(),

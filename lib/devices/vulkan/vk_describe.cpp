@@ -108,6 +108,7 @@ void VulkanDevice::describe(nlohmann::json& out) const {
   out["device_buffer_transfers"] = device_buffers_mapped() ? "mapped" : "staging";
   out["storage_buffer_16bit"] = info_.storage_buffer_16bit;
   out["shader_float16"] = info_.shader_float16;
+  out["texel_rgba32f"] = info_.texel_rgba32f;
   out["pipelines_created"] = pipelines_created();
 }
 

@@ -4,7 +4,9 @@
 //
 // Every dispatch needs its own set (its bindings differ), and a set may be reused only once
 // the GPU has finished the commands that use it, which the stream knows at synchronize():
-// reset() is called there, after the wait. Owned by one VulkanBackend; one thread at a time.
+// reset() is called there, after the wait. The texel-buffer views the texel kernels bind live
+// as long, so they are made here too, one per binding (creating one is a small host
+// allocation), and destroyed at reset(). Owned by one VulkanBackend; one thread at a time.
 
 #include <cstddef>
 #include <vector>
@@ -22,9 +24,14 @@ class VulkanDescriptorArena {
   VulkanDescriptorArena(const VulkanDescriptorArena&) = delete;
   VulkanDescriptorArena& operator=(const VulkanDescriptorArena&) = delete;
 
-  // A set of `layout` (VulkanPipelines::kBindings storage buffers). Throws Error from vk_check.
+  // A set of `layout` (one of VulkanPipelines' set layouts). Throws Error from vk_check.
   VkDescriptorSet allocate(VkDescriptorSetLayout layout);
-  // Makes every set free again. Only when no submitted command still uses one.
+  // An R32G32B32A32_SFLOAT view of `range` bytes of `buffer` from `offset`, valid until
+  // reset(). The caller has checked the device's texel-buffer alignment and element limits.
+  // Throws Error from vk_check.
+  VkBufferView texel_view(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
+  // Makes every set free again and destroys the views. Only when no submitted command still
+  // uses one.
   void reset();
 
   static constexpr uint32_t kSetsPerPool = 256;
@@ -36,6 +43,7 @@ class VulkanDescriptorArena {
   std::vector<VkDescriptorPool> pools_;
   size_t current_ = 0;  // the pool sets come from
   uint32_t used_in_current_ = 0;
+  std::vector<VkBufferView> views_;
 };
 
 }  // namespace bk

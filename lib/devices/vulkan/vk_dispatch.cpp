@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "core/error.h"
 #include "devices/vulkan/vk_buffer.h"
@@ -60,43 +61,100 @@ Binding resolve(const VulkanContext& ctx, const Tensor& t) {
   return b;
 }
 
+constexpr size_t kTexelBytes = 4 * sizeof(float);  // one R32G32B32A32_SFLOAT texel
+
+struct TexelBinding {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize range = 0;
+  uint32_t first_element = 0;  // in floats, like Binding's
+};
+
+// How t binds as a texel view, or nothing when it cannot (see texel_bindable).
+std::optional<TexelBinding> texel_binding(const VulkanContext& ctx, const Tensor& t) noexcept {
+  if (!ctx.info().texel_rgba32f || !ctx.options().texel_reads || t.type != DType::F32) return std::nullopt;
+  const VulkanBuffer* buffer = vulkan_buffer_of(t.buffer, ctx);
+  if (buffer == nullptr || buffer->allocation() == nullptr || t.nbytes() % kTexelBytes != 0)
+    return std::nullopt;
+  const std::optional<VulkanRange> piece = buffer->allocation()->range(buffer->offset_of(t), t.nbytes());
+  if (!piece) return std::nullopt;
+  const VkPhysicalDeviceLimits& limits = ctx.info().props.limits;
+  const size_t align = std::max<size_t>(limits.minTexelBufferOffsetAlignment, 1);
+  const size_t base = piece->offset / align * align;
+  const size_t lead = piece->offset - base;
+  const size_t range = lead + t.nbytes();
+  if (lead % kTexelBytes != 0 || range / kTexelBytes > limits.maxTexelBufferElements) return std::nullopt;
+  return TexelBinding{piece->chunk->buffer(), base, range, static_cast<uint32_t>(lead / sizeof(float))};
+}
+
 }  // namespace
+
+bool VulkanRecorder::texel_bindable(const Tensor& t) const noexcept {
+  return texel_binding(ctx_, t).has_value();
+}
 
 VulkanRecorder::VulkanRecorder(VulkanContext& ctx, VulkanStream& stream, VulkanDescriptorArena& descriptors)
     : ctx_(ctx), stream_(stream), descriptors_(descriptors), pipelines_(ctx.pipelines()) {}
 
 VkDescriptorSet VulkanRecorder::bind(VulkanKernel kernel, VulkanKernelArgs& args, const VulkanOperands& ops) {
-  const Binding a = resolve(ctx_, *ops.a);
-  const Binding b = ops.b != nullptr ? resolve(ctx_, *ops.b) : a;
+  const bool texels = vulkan_kernel_reads_texels(kernel);
   const Binding d = resolve(ctx_, *ops.d);
-  args.off_a += a.first_element;
-  args.off_b += b.first_element;
+  std::array<Binding, 2> reads{};       // a, b as storage ranges
+  std::array<VkBufferView, 2> views{};  // or as texel views
+  for (size_t i = 0; i < 2; ++i) {
+    if (i == 1 && ops.b == nullptr) {  // unary: b is a again
+      reads[1] = reads[0];
+      views[1] = views[0];
+      break;
+    }
+    const Tensor& t = i == 1 ? *ops.b : *ops.a;
+    if (!texels) {
+      reads[i] = resolve(ctx_, t);
+      continue;
+    }
+    const std::optional<TexelBinding> texel = texel_binding(ctx_, t);
+    if (!texel) {
+      throw Error(ErrorCode::unsupported,
+                  fmt::format("{}: kernel '{}' reads tensor '{}' as texels, which it cannot bind",
+                              ctx_.name(), vulkan_kernel_name(kernel), label(t)));
+    }
+    views[i] = descriptors_.texel_view(texel->buffer, texel->offset, texel->range);
+    reads[i].first_element = texel->first_element;
+  }
+  args.off_a += reads[0].first_element;
+  args.off_b += reads[1].first_element;
   args.off_d += d.first_element;
 
   const VkPipeline pipeline = pipelines_.get(kernel);
-  const VkDescriptorSet set = descriptors_.allocate(pipelines_.set_layout());
-  const std::array<const Binding*, VulkanPipelines::kBindings> all{&a, &b, &d};
+  const VkDescriptorSet set = descriptors_.allocate(pipelines_.set_layout(kernel));
+  const std::array<const Binding*, VulkanPipelines::kBindings> all{&reads[0], &reads[1], &d};
   std::array<VkWriteDescriptorSet, VulkanPipelines::kBindings> writes{};
   for (uint32_t i = 0; i < VulkanPipelines::kBindings; ++i) {
     writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[i].dstSet = set;
     writes[i].dstBinding = i;
     writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &all[i]->range;
+    if (texels && i < 2) {
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+      writes[i].pTexelBufferView = &views[i];
+    } else {
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[i].pBufferInfo = &all[i]->range;
+    }
   }
   ctx_.fn().vkUpdateDescriptorSets(ctx_.device(), VulkanPipelines::kBindings, writes.data(), 0, nullptr);
 
   VkCommandBuffer cb = stream_.commands();
   ctx_.fn().vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  ctx_.fn().vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &set, 0,
-                                    nullptr);
+  ctx_.fn().vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(kernel), 0, 1, &set,
+                                    0, nullptr);
+  layout_ = pipelines_.layout(kernel);
   return set;
 }
 
 void VulkanRecorder::push_and_dispatch(const VulkanKernelArgs& args, uint32_t x, uint32_t y, uint32_t z) {
   VkCommandBuffer cb = stream_.commands();
-  ctx_.fn().vkCmdPushConstants(cb, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(args), &args);
+  ctx_.fn().vkCmdPushConstants(cb, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(args), &args);
   ctx_.fn().vkCmdDispatch(cb, x, y, z);
 }
 

@@ -9,6 +9,12 @@
 // several dispatches (tiles) or laid out in two dimensions (elements, rows). Every dispatch
 // is followed by a barrier, so each node sees the writes of the nodes before it.
 //
+// Texel kernels (vulkan_kernel_reads_texels) bind a and b through R32G32B32A32_SFLOAT views
+// instead: the view starts at the tensor's offset rounded down to
+// minTexelBufferOffsetAlignment, and texel_bindable() says whether that fits (the device has
+// the format and the option allows it, the tensor starts a whole texel after the view and
+// spans at most maxTexelBufferElements texels); callers pick the storage kernel otherwise.
+//
 // Threading: as the stream (one thread at a time).
 
 #include <array>
@@ -37,6 +43,8 @@ class VulkanRecorder {
   VulkanRecorder(VulkanContext& ctx, VulkanStream& stream, VulkanDescriptorArena& descriptors);
 
   const VulkanContext& context() const noexcept { return ctx_; }
+  // t (F32, a whole number of vec4s) can be a texel kernel's a or b. Throws nothing.
+  bool texel_bindable(const Tensor& t) const noexcept;
 
   // `items` work items, `per_group` of them per workgroup (1 for kernels that give each
   // workgroup one row), workgroups laid out over a 2-D grid.
@@ -59,6 +67,7 @@ class VulkanRecorder {
   VulkanStream& stream_;
   VulkanDescriptorArena& descriptors_;
   VulkanPipelines& pipelines_;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;  // of the kernel bind() bound last (push constants)
 };
 
 }  // namespace bk

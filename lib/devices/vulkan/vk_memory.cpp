@@ -65,6 +65,13 @@ std::vector<VulkanHeapBudget> vulkan_heap_budgets(const VulkanInstanceFns& fn, c
   return budgets;
 }
 
+VkBufferUsageFlags vulkan_buffer_usage(const VulkanDeviceInfo& info) noexcept {
+  VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  if (info.texel_rgba32f) usage |= VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
+  return usage;
+}
+
 VulkanChunk::VulkanChunk(VulkanContext& ctx, VkDeviceSize size, uint32_t memory_type, bool map,
                          const std::string& purpose)
     : ctx_(ctx), size_(size), heap_(ctx.info().memory.memoryTypes[memory_type].heapIndex) {
@@ -73,8 +80,7 @@ VulkanChunk::VulkanChunk(VulkanContext& ctx, VkDeviceSize size, uint32_t memory_
     VkBufferCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     info.size = size;
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.usage = vulkan_buffer_usage(ctx.info());
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     vk_check(fn.vkCreateBuffer(ctx.device(), &info, nullptr, &buffer_), "vkCreateBuffer", ctx.name(),
              fmt::format("a {}-byte buffer, {}", size, purpose));

@@ -58,6 +58,11 @@ struct VulkanHeapBudget;
 std::vector<VulkanHeapBudget> vulkan_heap_budgets(const VulkanInstanceFns& fn, const VulkanDeviceInfo& info,
                                                   const VulkanHeapUsage& usage);
 
+// The usage of every VkBuffer bk creates on the device: storage and transfers, and uniform
+// texel buffers where the device reads R32G32B32A32_SFLOAT through them (the flat kernels'
+// texel path, vk_ops.cpp). One set for all, so the memory types probed once fit every chunk.
+VkBufferUsageFlags vulkan_buffer_usage(const VulkanDeviceInfo& info) noexcept;
+
 // One VkBuffer bound to its own VkDeviceMemory, persistently mapped when host-visible memory
 // was asked to be mapped.
 class VulkanChunk {

@@ -46,8 +46,15 @@ bool flat_vec4(const Tensor& t, const Tensor& a) {
          reinterpret_cast<uintptr_t>(t.data) % (4 * sizeof(float)) == 0;
 }
 
-// `flat` is `kernel` compiled for elementwise_flat.glsl.
-void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, VulkanKernel flat, const Tensor& node,
+// The element-wise kernels of one op: general, elementwise_flat.glsl, and that reading a and
+// b as texels (faster on lavapipe where the device can; see vk_dispatch.h for when it can).
+struct ElementwiseKernels {
+  VulkanKernel general;
+  VulkanKernel flat;
+  VulkanKernel texel;
+};
+
+void record_elementwise(VulkanRecorder& rec, const ElementwiseKernels& kernels, const Tensor& node,
                         float f0 = 0) {
   const Tensor& a = *node.src[0];
   const Tensor* b = node.src[1];
@@ -55,8 +62,11 @@ void record_elementwise(VulkanRecorder& rec, VulkanKernel kernel, VulkanKernel f
     VulkanKernelArgs args = args_for(a, b, node);
     args.f0 = f0;
     args.u0 = static_cast<uint32_t>(a.nelements() / 4);
-    return rec.dispatch_items(flat, args, {&a, b, &node}, args.u0, kElementGroup);
+    const bool texels = rec.texel_bindable(a) && (b == nullptr || rec.texel_bindable(*b));
+    return rec.dispatch_items(texels ? kernels.texel : kernels.flat, args, {&a, b, &node}, args.u0,
+                              kElementGroup);
   }
+  const VulkanKernel kernel = kernels.general;
   const bool vec4 =
       vec4_rows(a, a.ne[0]) && vec4_rows(node, a.ne[0]) && (b == nullptr || vec4_rows(*b, a.ne[0]));
   VulkanKernelArgs args = args_for(a, b, node, vec4 ? 1 : 0);
@@ -156,15 +166,21 @@ void vulkan_record_node(VulkanRecorder& rec, const Tensor& node) {
   if (node.nelements() == 0) return;
   switch (node.op) {
     case Op::add:
-      return record_elementwise(rec, VulkanKernel::add, VulkanKernel::add_flat, node);
+      return record_elementwise(rec, {VulkanKernel::add, VulkanKernel::add_flat, VulkanKernel::add_texel},
+                                node);
     case Op::mul:
-      return record_elementwise(rec, VulkanKernel::mul, VulkanKernel::mul_flat, node);
+      return record_elementwise(rec, {VulkanKernel::mul, VulkanKernel::mul_flat, VulkanKernel::mul_texel},
+                                node);
     case Op::scale:
-      return record_elementwise(rec, VulkanKernel::scale, VulkanKernel::scale_flat, node, scale_factor(node));
+      return record_elementwise(rec,
+                                {VulkanKernel::scale, VulkanKernel::scale_flat, VulkanKernel::scale_texel},
+                                node, scale_factor(node));
     case Op::silu:
-      return record_elementwise(rec, VulkanKernel::silu, VulkanKernel::silu_flat, node);
+      return record_elementwise(rec, {VulkanKernel::silu, VulkanKernel::silu_flat, VulkanKernel::silu_texel},
+                                node);
     case Op::gelu:
-      return record_elementwise(rec, VulkanKernel::gelu, VulkanKernel::gelu_flat, node);
+      return record_elementwise(rec, {VulkanKernel::gelu, VulkanKernel::gelu_flat, VulkanKernel::gelu_texel},
+                                node);
     case Op::mul_mat:
       return record_mul_mat(rec, node);
     case Op::rms_norm:

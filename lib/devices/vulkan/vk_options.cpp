@@ -34,6 +34,13 @@ VulkanOptions vulkan_options_from_env() {
     }
     options.force_staging = value == "1";
   }
+  if (const char* texel = std::getenv("BK_VULKAN_TEXEL"); texel != nullptr && *texel != '\0') {
+    const std::string value = texel;
+    if (value != "0" && value != "1") {
+      throw Error(ErrorCode::invalid_argument, fmt::format("BK_VULKAN_TEXEL='{}' must be 0 or 1", value));
+    }
+    options.texel_reads = value == "1";
+  }
   if (const char* mm = std::getenv("BK_VULKAN_MUL_MAT"); mm != nullptr && *mm != '\0') {
     const std::string value = mm;
     if (value == "tiled") {

@@ -11,6 +11,9 @@
 //                                  as lavapipe, tiled through shared memory on GPUs), so each
 //                                  is testable on one machine; lanes-plain is the lane kernel
 //                                  without subgroup shuffles (what devices without them get)
+//   BK_VULKAN_TEXEL=0|1            0: the flat element-wise kernels read their operands as
+//                                  storage buffers even where the device has the texel-buffer
+//                                  path (default 1), so both paths are testable on one device
 
 #include <cstddef>
 
@@ -22,6 +25,7 @@ struct VulkanOptions {
   size_t max_chunk = 0;  // 0: the driver's limit
   bool force_staging = false;
   VulkanMulMatKernel mul_mat = VulkanMulMatKernel::automatic;
+  bool texel_reads = true;
 };
 
 // Throws Error(invalid_argument) naming the variable when a value does not parse.

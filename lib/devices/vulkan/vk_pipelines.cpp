@@ -30,6 +30,11 @@ constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
     "scale_flat",
     "silu_flat",
     "gelu_flat",
+    "add_texel",
+    "mul_texel",
+    "scale_texel",
+    "silu_texel",
+    "gelu_texel",
     "mul_mat_f32",
     "mul_mat_f16",
     "mul_mat_bf16",
@@ -62,11 +67,27 @@ std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept {
   return kNames[static_cast<size_t>(kernel)];
 }
 
+bool vulkan_kernel_reads_texels(VulkanKernel kernel) noexcept {
+  return kernel >= VulkanKernel::add_texel && kernel <= VulkanKernel::gelu_texel;
+}
+
 VulkanPipelines::VulkanPipelines(VulkanContext& ctx) : ctx_(ctx) {
+  create_layouts(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, set_layout_, layout_);
+  try {
+    create_layouts(VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, texel_set_layout_, texel_layout_);
+  } catch (...) {
+    ctx.fn().vkDestroyPipelineLayout(ctx.device(), layout_, nullptr);
+    ctx.fn().vkDestroyDescriptorSetLayout(ctx.device(), set_layout_, nullptr);
+    throw;
+  }
+}
+
+void VulkanPipelines::create_layouts(VkDescriptorType reads, VkDescriptorSetLayout& set_layout,
+                                     VkPipelineLayout& layout) {
   std::array<VkDescriptorSetLayoutBinding, kBindings> bindings{};
   for (uint32_t i = 0; i < kBindings; ++i) {
     bindings[i].binding = i;
-    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[i].descriptorType = i < 2 ? reads : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     bindings[i].descriptorCount = 1;
     bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }
@@ -74,8 +95,8 @@ VulkanPipelines::VulkanPipelines(VulkanContext& ctx) : ctx_(ctx) {
   set.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
   set.bindingCount = kBindings;
   set.pBindings = bindings.data();
-  vk_check(ctx.fn().vkCreateDescriptorSetLayout(ctx.device(), &set, nullptr, &set_layout_),
-           "vkCreateDescriptorSetLayout", ctx.name());
+  vk_check(ctx_.fn().vkCreateDescriptorSetLayout(ctx_.device(), &set, nullptr, &set_layout),
+           "vkCreateDescriptorSetLayout", ctx_.name());
 
   VkPushConstantRange push{};
   push.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -83,18 +104,20 @@ VulkanPipelines::VulkanPipelines(VulkanContext& ctx) : ctx_(ctx) {
   VkPipelineLayoutCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   info.setLayoutCount = 1;
-  info.pSetLayouts = &set_layout_;
+  info.pSetLayouts = &set_layout;
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &push;
-  const VkResult result = ctx.fn().vkCreatePipelineLayout(ctx.device(), &info, nullptr, &layout_);
-  if (result != VK_SUCCESS) ctx.fn().vkDestroyDescriptorSetLayout(ctx.device(), set_layout_, nullptr);
-  vk_check(result, "vkCreatePipelineLayout", ctx.name());
+  const VkResult result = ctx_.fn().vkCreatePipelineLayout(ctx_.device(), &info, nullptr, &layout);
+  if (result != VK_SUCCESS) ctx_.fn().vkDestroyDescriptorSetLayout(ctx_.device(), set_layout, nullptr);
+  vk_check(result, "vkCreatePipelineLayout", ctx_.name());
 }
 
 VulkanPipelines::~VulkanPipelines() {
   for (VkPipeline p : pipelines_) {
     if (p != VK_NULL_HANDLE) ctx_.fn().vkDestroyPipeline(ctx_.device(), p, nullptr);
   }
+  ctx_.fn().vkDestroyPipelineLayout(ctx_.device(), texel_layout_, nullptr);
+  ctx_.fn().vkDestroyDescriptorSetLayout(ctx_.device(), texel_set_layout_, nullptr);
   ctx_.fn().vkDestroyPipelineLayout(ctx_.device(), layout_, nullptr);
   ctx_.fn().vkDestroyDescriptorSetLayout(ctx_.device(), set_layout_, nullptr);
 }
@@ -130,7 +153,7 @@ VkPipeline VulkanPipelines::create(VulkanKernel kernel) const {
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
-  info.layout = layout_;
+  info.layout = layout(kernel);
   VkPipeline pipeline = VK_NULL_HANDLE;
   const VkResult result =
       ctx_.fn().vkCreateComputePipelines(ctx_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);

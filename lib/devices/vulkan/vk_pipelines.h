@@ -1,8 +1,10 @@
 #pragma once
 // VulkanPipelines: the compute pipelines of one logical device, created lazily and cached.
 //
-// All kernels share one descriptor-set layout (three storage buffers: 0 = a, 1 = b, 2 = d)
-// and one pipeline layout (VulkanKernelArgs as push constants), created with this object. A
+// Kernels use one of two descriptor-set layouts, both created with this object: three
+// storage buffers (0 = a, 1 = b, 2 = d), or for the texel kernels (vulkan_kernel_reads_texels)
+// a and b as R32G32B32A32_SFLOAT uniform texel buffers and d a storage buffer. Each has its
+// pipeline layout; both take VulkanKernelArgs as push constants. A
 // kernel's VkPipeline is created from its embedded SPIR-V on its first get() and kept until
 // the context goes; listing devices or creating a context for transfers compiles nothing.
 //
@@ -35,6 +37,11 @@ enum class VulkanKernel {
   scale_flat,
   silu_flat,
   gelu_flat,
+  add_texel,  // the flat kernels reading a and b through texel buffers (elementwise_flat.glsl)
+  mul_texel,
+  scale_texel,
+  silu_texel,
+  gelu_texel,
   mul_mat_f32,
   mul_mat_f16,
   mul_mat_bf16,
@@ -50,6 +57,8 @@ enum class VulkanKernel {
 inline constexpr size_t kVulkanKernelCount = static_cast<size_t>(VulkanKernel::peak_fma_f16) + 1;
 // The name of the kernel's embedded SPIR-V ("add", "mul_mat_f16").
 std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept;
+// The kernel binds a and b as uniform texel buffers (the *_texel kernels).
+bool vulkan_kernel_reads_texels(VulkanKernel kernel) noexcept;
 
 class VulkanPipelines {
  public:
@@ -62,8 +71,12 @@ class VulkanPipelines {
   // The kernel's pipeline, created on first call. Throws Error(device_error) when the driver
   // rejects the shader, Error(not_found) when the plugin lacks its SPIR-V.
   VkPipeline get(VulkanKernel kernel);
-  VkPipelineLayout layout() const noexcept { return layout_; }
-  VkDescriptorSetLayout set_layout() const noexcept { return set_layout_; }
+  VkPipelineLayout layout(VulkanKernel kernel) const noexcept {
+    return vulkan_kernel_reads_texels(kernel) ? texel_layout_ : layout_;
+  }
+  VkDescriptorSetLayout set_layout(VulkanKernel kernel) const noexcept {
+    return vulkan_kernel_reads_texels(kernel) ? texel_set_layout_ : set_layout_;
+  }
   // Number of kernel pipelines created so far.
   size_t created() const;
 
@@ -71,10 +84,14 @@ class VulkanPipelines {
 
  private:
   VkPipeline create(VulkanKernel kernel) const;
+  // The set layout with `reads` as bindings 0 and 1's type, and its pipeline layout.
+  void create_layouts(VkDescriptorType reads, VkDescriptorSetLayout& set_layout, VkPipelineLayout& layout);
 
   VulkanContext& ctx_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout texel_set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout texel_layout_ = VK_NULL_HANDLE;
   mutable std::mutex mutex_;
   std::array<VkPipeline, kVulkanKernelCount> pipelines_{};
 };

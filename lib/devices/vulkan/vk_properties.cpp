@@ -161,6 +161,9 @@ bool vulkan_query_device(const VulkanInstanceFns& fn, VkPhysicalDevice physical,
       out.enabled_extensions.emplace_back(VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
     }
   }
+  VkFormatProperties rgba32f{};
+  fn.vkGetPhysicalDeviceFormatProperties(physical, VK_FORMAT_R32G32B32A32_SFLOAT, &rgba32f);
+  out.texel_rgba32f = (rgba32f.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) != 0;
   out.has_memory_budget = has(exts, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (out.has_memory_budget) out.enabled_extensions.emplace_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   return true;

@@ -34,6 +34,7 @@ struct VulkanDeviceInfo {
   bool has_memory_budget = false;               // VK_EXT_memory_budget
   bool storage_buffer_16bit = false;            // storageBuffer16BitAccess: kernels need it
   bool shader_float16 = false;                  // shaderFloat16: F16 arithmetic (the F16 peak kernel)
+  bool texel_rgba32f = false;                   // R32G32B32A32_SFLOAT uniform texel buffers (flat kernels)
   bool needs_timeline_khr = false;              // timeline semaphores come from the KHR extension (1.1)
   std::vector<std::string> enabled_extensions;  // device extensions to enable at creation
 
