@@ -33,6 +33,9 @@ __m512 w16_bf16(const unsigned char* row, int64_t k) {
 }
 
 using W16 = __m512 (*)(const unsigned char*, int64_t);
+// Bytes per weight of the row Load16 reads.
+template <W16 Load16>
+constexpr int64_t kWeightBytes = Load16 == w16_f32 ? 4 : 2;
 
 // R W rows times C X rows over k, written to c[i * ldc + j]: R * C zmm accumulators, each W
 // vector used C times and each X vector R times.
@@ -103,17 +106,30 @@ void reduce16(const __m512 a[16], float sum[16]) {
   for (int i = 0; i < 16; ++i) sum[i] = f[4 * (i % 4) + i / 4];
 }
 
+// How far ahead of its loads each W row of a tile is prefetched: the tile reads two to eight
+// rows at once, more streams than the hardware prefetchers keep ahead of, and a prefetch 512
+// bytes ahead measured 0.57x -> 0.69x triad at 8 columns (docs/performance.md).
+constexpr int kPrefetchBytes = 512;
+
+// The running sums of one tile across the chunks of k: its 16 accumulators, kept in memory
+// between chunks and reduced once at the end (a reduction per chunk, 45 shuffles and adds and
+// 16 read-modify-writes of C, measured as much as the arithmetic at 8 columns).
+struct alignas(64) TileSums {
+  __m512 acc[16];
+};
+
 // One register tile of the blocked dot-product path: R W rows times C X rows (R * C <= 16
-// accumulators) over k in [k0, k1) (multiples of 16), written (or added, when accumulate) to
-// c[q * ldc + r]. Per k step C + R loads feed R * C FMAs; the X vectors come from L1 (the caller
-// keeps a chunk of k small enough), W from wherever it streams.
+// accumulators) over k in [k0, k1) (multiples of 16). The sums start from `sums` unless
+// `first`, and go back there unless `last`, when they are written to c[q * ldc + r]. Per k step
+// C + R loads feed R * C FMAs; the X vectors come from L1 (the caller keeps a chunk of k small
+// enough), W from wherever it streams.
 template <int R, int C, W16 Load16>
 void dot_tile(const unsigned char* w, size_t w_stride, const float* x, int64_t x_stride, int64_t k0,
-              int64_t k1, float* c, int64_t ldc, bool accumulate) {
+              int64_t k1, TileSums& sums, bool first, bool last, float* c, int64_t ldc) {
   static_assert(R * C <= 16);
   __m512 acc[16];
 #pragma GCC unroll 16
-  for (int i = 0; i < 16; ++i) acc[i] = _mm512_setzero_ps();
+  for (int i = 0; i < 16; ++i) acc[i] = first ? _mm512_setzero_ps() : sums.acc[i];
   for (int64_t kk = k0; kk < k1; kk += 16) {
     __m512 xv[C];
 #pragma GCC unroll 8
@@ -125,33 +141,40 @@ void dot_tile(const unsigned char* w, size_t w_stride, const float* x, int64_t x
     }
 #pragma GCC unroll 16
     for (int r = 0; r < R; ++r) {
-      const __m512 wv = Load16(w + static_cast<size_t>(r) * w_stride, kk);
+      const unsigned char* row = w + static_cast<size_t>(r) * w_stride;
+      // Past the row's end on the last steps: a prefetch never faults.
+      _mm_prefetch(reinterpret_cast<const char*>(row + kWeightBytes<Load16> * kk + kPrefetchBytes),
+                   _MM_HINT_T0);
+      const __m512 wv = Load16(row, kk);
 #pragma GCC unroll 8
       for (int q = 0; q < C; ++q) acc[r * C + q] = _mm512_fmadd_ps(wv, xv[q], acc[r * C + q]);
     }
   }
+  if (!last) {
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) sums.acc[i] = acc[i];
+    return;
+  }
   float sum[16];
   reduce16(acc, sum);
   for (int r = 0; r < R; ++r) {
-    for (int q = 0; q < C; ++q) {
-      float& out = c[q * ldc + r];
-      out = (accumulate ? out : 0.0f) + sum[r * C + q];
-    }
+    for (int q = 0; q < C; ++q) c[q * ldc + r] = sum[r * C + q];
   }
 }
 
-// Tiles of R rows over `rows` W rows (the rest one by one), one group of C X rows.
+// Tiles of R rows over `rows` W rows (the rest one by one), one group of C X rows; the tile
+// starting at row j keeps its sums in sums[j].
 template <int R, int C, W16 Load16>
 void dot_group(const unsigned char* w, size_t w_stride, int64_t rows, const float* x, int64_t x_stride,
-               int64_t k0, int64_t k1, float* c, int64_t ldc, bool accumulate) {
+               int64_t k0, int64_t k1, TileSums* sums, bool first, bool last, float* c, int64_t ldc) {
   int64_t j = 0;
   for (; j + R <= rows; j += R) {
-    dot_tile<R, C, Load16>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k0, k1, c + j, ldc,
-                           accumulate);
+    dot_tile<R, C, Load16>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k0, k1, sums[j],
+                           first, last, c + j, ldc);
   }
   for (; j < rows; ++j) {
-    dot_tile<1, C, Load16>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k0, k1, c + j, ldc,
-                           accumulate);
+    dot_tile<1, C, Load16>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k0, k1, sums[j],
+                           first, last, c + j, ldc);
   }
 }
 
@@ -161,24 +184,25 @@ constexpr int64_t kGroupColumns = 8;
 
 template <W16 Load16>
 void dot_columns(const unsigned char* w, size_t w_stride, int64_t rows, const float* x, int64_t x_stride,
-                 int64_t cols, int64_t k0, int64_t k1, float* c, int64_t ldc, bool accumulate) {
+                 int64_t cols, int64_t k0, int64_t k1, TileSums* sums, bool first, bool last, float* c,
+                 int64_t ldc) {
   switch (cols) {
     case 8:
-      return dot_group<2, 8, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<2, 8, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
     case 7:
-      return dot_group<2, 7, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<2, 7, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
     case 6:
-      return dot_group<2, 6, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<2, 6, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
     case 5:
-      return dot_group<2, 5, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<2, 5, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
     case 4:
-      return dot_group<4, 4, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<4, 4, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
     case 3:
-      return dot_group<4, 3, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<4, 3, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
     case 2:
-      return dot_group<8, 2, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<8, 2, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
     default:
-      return dot_group<8, 1, Load16>(w, w_stride, rows, x, x_stride, k0, k1, c, ldc, accumulate);
+      return dot_group<8, 1, Load16>(w, w_stride, rows, x, x_stride, k0, k1, sums, first, last, c, ldc);
   }
 }
 
@@ -189,6 +213,9 @@ void dot_columns(const unsigned char* w, size_t w_stride, int64_t rows, const fl
 // groups' arithmetic has to hide the next rows' stream, and the same at 8 columns.
 constexpr int64_t kBlockRows = 16;
 constexpr int64_t kChunk = 512;
+// Groups of columns whose sums gemv keeps at once (op_mul_mat.cpp calls it with at most 32
+// columns; more are done 32 at a time).
+constexpr int64_t kMaxGroups = 4;
 
 // The k elements past the last multiple of 16, one by one, for rows [0, rows) of a block (which
 // also zeroes C where k < 16 left it unwritten).
@@ -227,7 +254,15 @@ void gemv(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_s
     if (n == 2) dot_rows<4, 2, Load16, Load1>(base, w_stride, m, x, x_stride, k, c, ldc);
     return;
   }
+  if (n > kMaxGroups * kGroupColumns) {  // the sums below are for at most 32 columns at once
+    for (int64_t i0 = 0; i0 < n; i0 += kMaxGroups * kGroupColumns) {
+      const int64_t cols = n - i0 < kMaxGroups * kGroupColumns ? n - i0 : kMaxGroups * kGroupColumns;
+      gemv<Load16, Load1>(w, w_stride, m, x + i0 * x_stride, x_stride, cols, k, c + i0 * ldc, ldc);
+    }
+    return;
+  }
   const int64_t k16 = k / 16 * 16;
+  TileSums sums[kMaxGroups][kBlockRows];  // 64 KiB of stack; a group's tiles touch a quarter
   for (int64_t j0 = 0; j0 < m; j0 += kBlockRows) {
     const int64_t rows = m - j0 < kBlockRows ? m - j0 : kBlockRows;
     const unsigned char* wj = base + static_cast<size_t>(j0) * w_stride;
@@ -235,8 +270,8 @@ void gemv(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_s
       const int64_t k1 = k16 - k0 < kChunk ? k16 : k0 + kChunk;
       for (int64_t i0 = 0; i0 < n; i0 += kGroupColumns) {
         const int64_t cols = n - i0 < kGroupColumns ? n - i0 : kGroupColumns;
-        dot_columns<Load16>(wj, w_stride, rows, x + i0 * x_stride, x_stride, cols, k0, k1, c + i0 * ldc + j0,
-                            ldc, k0 > 0);
+        dot_columns<Load16>(wj, w_stride, rows, x + i0 * x_stride, x_stride, cols, k0, k1,
+                            sums[i0 / kGroupColumns], k0 == 0, k1 == k16, c + i0 * ldc + j0, ldc);
       }
     }
     if (k16 < k || k16 == 0) dot_tail<Load1>(wj, w_stride, rows, x, x_stride, n, k16, k, c + j0, ldc);
