@@ -183,17 +183,17 @@ TEST_P(CpuTier, MulMatDecodeEdgesMatchDouble) {
 // The gemv entry itself, past what op_mul_mat gives it (32 columns): 41 columns (32 + 8 + 1,
 // so a slice on each path), padded strides, against double.
 TEST_P(CpuTier, GemvEntryTakesAnyColumnCount) {
-  const size_t m = 37, n = 41, k = 1043, w_row = k + 5, x_row = k + 3, ldc = m + 2;
+  const size_t m = 37, n = 41, depth = 1043, w_row = depth + 5, x_row = depth + 3, ldc = m + 2;
   const auto w = random_floats(m * w_row, -1, 1, 11);
   const auto x = random_floats(n * x_row, -1, 1, 12);
   std::vector<float> c(n * ldc, std::numeric_limits<float>::quiet_NaN());
   const auto as_i64 = [](size_t v) { return static_cast<int64_t>(v); };
   k().gemv[static_cast<int>(WeightType::f32)](w.data(), w_row * sizeof(float), as_i64(m), x.data(),
-                                              as_i64(x_row), as_i64(n), as_i64(k), c.data(), as_i64(ldc));
+                                              as_i64(x_row), as_i64(n), as_i64(depth), c.data(), as_i64(ldc));
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = 0; j < m; ++j) {
       double want = 0;
-      for (size_t t = 0; t < k; ++t) want += double{w[j * w_row + t]} * x[i * x_row + t];
+      for (size_t t = 0; t < depth; ++t) want += double{w[j * w_row + t]} * x[i * x_row + t];
       EXPECT_NEAR(c[i * ldc + j], want, 1e-4) << "column " << i << ", row " << j;
     }
   }
