@@ -87,6 +87,31 @@ std::optional<TexelBinding> texel_binding(const VulkanContext& ctx, const Tensor
   return TexelBinding{piece->chunk->buffer(), base, range, static_cast<uint32_t>(lead / sizeof(float))};
 }
 
+// How one read operand (a or b) binds: a storage range, or for texel kernels a texel view
+// (storage.first_element is then the tensor's first float in the view).
+struct Read {
+  Binding storage;
+  VkBufferView view = VK_NULL_HANDLE;
+};
+
+Read bind_read(const VulkanContext& ctx, VulkanDescriptorArena& descriptors, VulkanKernel kernel,
+               const Tensor& t) {
+  Read read;
+  if (!vulkan_kernel_reads_texels(kernel)) {
+    read.storage = resolve(ctx, t);
+    return read;
+  }
+  const std::optional<TexelBinding> texel = texel_binding(ctx, t);
+  if (!texel) {
+    throw Error(ErrorCode::unsupported,
+                fmt::format("{}: kernel '{}' reads tensor '{}' as texels, which it cannot bind", ctx.name(),
+                            vulkan_kernel_name(kernel), label(t)));
+  }
+  read.view = descriptors.texel_view(texel->buffer, texel->offset, texel->range);
+  read.storage.first_element = texel->first_element;
+  return read;
+}
+
 }  // namespace
 
 bool VulkanRecorder::texel_bindable(const Tensor& t) const noexcept {
@@ -97,46 +122,26 @@ VulkanRecorder::VulkanRecorder(VulkanContext& ctx, VulkanStream& stream, VulkanD
     : ctx_(ctx), stream_(stream), descriptors_(descriptors), pipelines_(ctx.pipelines()) {}
 
 VkDescriptorSet VulkanRecorder::bind(VulkanKernel kernel, VulkanKernelArgs& args, const VulkanOperands& ops) {
-  const bool texels = vulkan_kernel_reads_texels(kernel);
+  const Read a = bind_read(ctx_, descriptors_, kernel, *ops.a);
+  const Read b = ops.b != nullptr ? bind_read(ctx_, descriptors_, kernel, *ops.b) : a;  // unary: b is a again
   const Binding d = resolve(ctx_, *ops.d);
-  std::array<Binding, 2> reads{};       // a, b as storage ranges
-  std::array<VkBufferView, 2> views{};  // or as texel views
-  for (size_t i = 0; i < 2; ++i) {
-    if (i == 1 && ops.b == nullptr) {  // unary: b is a again
-      reads[1] = reads[0];
-      views[1] = views[0];
-      break;
-    }
-    const Tensor& t = i == 1 ? *ops.b : *ops.a;
-    if (!texels) {
-      reads[i] = resolve(ctx_, t);
-      continue;
-    }
-    const std::optional<TexelBinding> texel = texel_binding(ctx_, t);
-    if (!texel) {
-      throw Error(ErrorCode::unsupported,
-                  fmt::format("{}: kernel '{}' reads tensor '{}' as texels, which it cannot bind",
-                              ctx_.name(), vulkan_kernel_name(kernel), label(t)));
-    }
-    views[i] = descriptors_.texel_view(texel->buffer, texel->offset, texel->range);
-    reads[i].first_element = texel->first_element;
-  }
-  args.off_a += reads[0].first_element;
-  args.off_b += reads[1].first_element;
+  args.off_a += a.storage.first_element;
+  args.off_b += b.storage.first_element;
   args.off_d += d.first_element;
 
   const VkPipeline pipeline = pipelines_.get(kernel);
   const VkDescriptorSet set = descriptors_.allocate(pipelines_.set_layout(kernel));
-  const std::array<const Binding*, VulkanPipelines::kBindings> all{&reads[0], &reads[1], &d};
+  const std::array<const Binding*, VulkanPipelines::kBindings> all{&a.storage, &b.storage, &d};
+  const std::array<const VkBufferView*, 2> views{&a.view, &b.view};
   std::array<VkWriteDescriptorSet, VulkanPipelines::kBindings> writes{};
   for (uint32_t i = 0; i < VulkanPipelines::kBindings; ++i) {
     writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[i].dstSet = set;
     writes[i].dstBinding = i;
     writes[i].descriptorCount = 1;
-    if (texels && i < 2) {
+    if (i < 2 && *views[i] != VK_NULL_HANDLE) {
       writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-      writes[i].pTexelBufferView = &views[i];
+      writes[i].pTexelBufferView = views[i];
     } else {
       writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
       writes[i].pBufferInfo = &all[i]->range;
