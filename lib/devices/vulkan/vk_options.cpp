@@ -13,6 +13,17 @@ namespace {
 
 constexpr size_t kMinChunk = 4096;
 
+// A 0|1 switch: `fallback` when unset or empty. Throws Error(invalid_argument) naming it otherwise.
+bool switch_from_env(const char* name, bool fallback) {
+  const char* raw = std::getenv(name);
+  if (raw == nullptr || *raw == '\0') return fallback;
+  const std::string value = raw;
+  if (value != "0" && value != "1") {
+    throw Error(ErrorCode::invalid_argument, fmt::format("{}='{}' must be 0 or 1", name, value));
+  }
+  return value == "1";
+}
+
 }  // namespace
 
 VulkanOptions vulkan_options_from_env() {
@@ -26,21 +37,8 @@ VulkanOptions vulkan_options_from_env() {
     }
     options.max_chunk = *size;
   }
-  if (const char* staging = std::getenv("BK_VULKAN_FORCE_STAGING"); staging != nullptr && *staging != '\0') {
-    const std::string value = staging;
-    if (value != "0" && value != "1") {
-      throw Error(ErrorCode::invalid_argument,
-                  fmt::format("BK_VULKAN_FORCE_STAGING='{}' must be 0 or 1", value));
-    }
-    options.force_staging = value == "1";
-  }
-  if (const char* texel = std::getenv("BK_VULKAN_TEXEL"); texel != nullptr && *texel != '\0') {
-    const std::string value = texel;
-    if (value != "0" && value != "1") {
-      throw Error(ErrorCode::invalid_argument, fmt::format("BK_VULKAN_TEXEL='{}' must be 0 or 1", value));
-    }
-    options.texel_reads = value == "1";
-  }
+  options.force_staging = switch_from_env("BK_VULKAN_FORCE_STAGING", options.force_staging);
+  options.texel_reads = switch_from_env("BK_VULKAN_TEXEL", options.texel_reads);
   if (const char* mm = std::getenv("BK_VULKAN_MUL_MAT"); mm != nullptr && *mm != '\0') {
     const std::string value = mm;
     if (value == "tiled") {
