@@ -1,6 +1,7 @@
 // The avx512 tier's dot-product path for few columns (decode-like mul_mat, up to 32 X rows): W
 // streamed from memory once, plain full-row dot products for 1-4 columns and, from 5 on, 2 W
-// rows x 8 X rows register tiles over blocks of W rows and L1-sized chunks of k. Compiled with
+// rows x 8 X rows register tiles over blocks of W rows and L1-sized chunks of k. (f32 weights
+// at 12-16 and 28-32 columns take gemv_packed_avx512.cpp instead.) Compiled with
 // -mavx512f -mavx2 -mfma -mf16c, like matmul_avx512.cpp; see kernel_table.h for what this file
 // may include and define.
 // GCC 12 reports its own _mm512_undefined_*() placeholders inside the AVX-512 intrinsics as
@@ -105,11 +106,6 @@ void reduce16(const __m512 a[16], float sum[16]) {
 #pragma GCC unroll 16
   for (int i = 0; i < 16; ++i) sum[i] = f[4 * (i % 4) + i / 4];
 }
-
-// How far ahead of its loads each W row of a tile is prefetched: the tile reads two to eight
-// rows at once, more streams than the hardware prefetchers keep ahead of, and a prefetch 512
-// bytes ahead measured 0.57x -> 0.69x triad at 8 columns (docs/performance.md).
-constexpr int kPrefetchBytes = 512;
 
 // The running sums of one tile across the chunks of k: its 16 accumulators, kept in memory
 // between chunks and reduced once at the end (a reduction per chunk, 45 shuffles and adds and

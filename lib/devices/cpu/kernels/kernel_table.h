@@ -55,6 +55,21 @@ struct GemmFns {
 using GemvFn = void (*)(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride,
                         int64_t n, int64_t k, float* c, int64_t ldc);
 
+// The packed-column decode path for f32 weights (the avx512 tier; null elsewhere, where
+// op_mul_mat keeps gemv). X is packed once per op in groups of kPackedGroupColumns rows, each
+// group k vectors of 16 floats: xt[(g * k + t) * 16 + q] = X[16 g + q][t], and 0 for rows past
+// n. So one 64-byte load holds element t of 16 X rows, and each weight is broadcast against it.
+inline constexpr int64_t kPackedGroupColumns = 16;
+inline constexpr int64_t kPackedMaxColumns = 32;
+struct GemvPackedFns {
+  // X rows [0, n) (n <= kPackedMaxColumns, stride in floats), k elements each, into xt:
+  // ceil(n / 16) * 16 * k floats.
+  void (*pack)(const float* x, int64_t x_stride, int64_t n, int64_t k, float* xt);
+  // The same C as GemvFn with f32 W, from packed X.
+  void (*gemv_f32)(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k, float* c,
+                   int64_t ldc);
+};
+
 // The AMX path for bf16 weights (tier amx only; null elsewhere). Packed in 16-row panels of
 // kt = ceil(k / 32) tiles of 512 uint16 each, zero-padded past the matrix edges (rows and k):
 // an X panel tile t is [16 rows][32 k] bf16 (row stride 64 bytes), a W panel tile t is the
@@ -106,20 +121,23 @@ struct CpuKernels {
 
   GemmFns gemm;
   GemvFn gemv[kWeightTypeCount];
+  GemvPackedFns gemv_packed;
   AmxFns amx;
   // f32 is always set; bf16 and f16 only where the tier and CPU have such arithmetic (run null).
   PeakFn peak_f32, peak_bf16, peak_f16;
 };
 
 // Filled by the tier units, into value-initialised tables. Each fills every field it owns: the
-// vec and matmul fills everything but amx, peak_bf16 and peak_f16, which stay null unless the
-// amx fill (amx, peak_bf16) or the avx512 extension fill below sets them.
+// vec and matmul fills everything but gemv_packed, amx, peak_bf16 and peak_f16, which stay null
+// unless the avx512 packed gemv fill (gemv_packed), the amx fill (amx, peak_bf16) or the avx512
+// extension fill below sets them.
 void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
 void cpu_fill_matmul_avx2(CpuKernels& t);
 void cpu_fill_matmul_avx512(CpuKernels& t);
-void cpu_fill_gemv_avx512(CpuKernels& t);  // its gemv entries; called by cpu_fill_matmul_avx512
+void cpu_fill_gemv_avx512(CpuKernels& t);         // its gemv entries; called by cpu_fill_matmul_avx512
+void cpu_fill_gemv_packed_avx512(CpuKernels& t);  // its gemv_packed; called by cpu_fill_matmul_avx512
 void cpu_fill_matmul_amx(CpuKernels& t);
 // The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
 // only when the flag says the CPU has the feature.

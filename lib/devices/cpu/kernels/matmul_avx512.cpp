@@ -154,6 +154,7 @@ void cpu_fill_matmul_avx512(CpuKernels& t) {
   t.gemm.pack_w[static_cast<int>(WeightType::f16)] = pack_w<w8_f16, w1_f16>;
   t.gemm.pack_w[static_cast<int>(WeightType::bf16)] = pack_w<w8_bf16, w1_bf16>;
   cpu_fill_gemv_avx512(t);
+  cpu_fill_gemv_packed_avx512(t);
   t.peak_f32 = PeakFn{kPeakChains * 16.0 * 2.0, peak_f32};
 }
 

@@ -13,8 +13,17 @@ namespace {
 
 // Up to this many columns (activation rows) the dot-product path is faster than packing W (a
 // streaming GEMM packing W panel by panel measured no faster at 8-32 columns either).
-constexpr int64_t kGemvMaxColumns = 32;
+constexpr int64_t kGemvMaxColumns = kPackedMaxColumns;
 constexpr int64_t kGemvRowsPerTask = 64;
+
+// Where the tier has gemv_packed, f32 weights take it when X's column groups are at least three
+// quarters full: it costs one FMA per weight per group of 16 columns, however many of them are
+// used, so it beats the dot tiles at 12-16 and 28-32 columns (1.2-1.4x at 16, 1.1-1.2x at 32)
+// and loses where more lanes would be padding (0.94x at 5, 0.92-0.98x at 24; docs/performance.md).
+bool packed_pays(int64_t n) {
+  const int64_t last = n % kPackedGroupColumns;
+  return n >= 12 && n <= kPackedMaxColumns && (last == 0 || last >= 12);
+}
 
 // The avx512 dot path's tiles for more than four columns read eight X rows in step from L1
 // (48 KiB, 64 sets of 64 bytes). Rows a multiple of 4 KiB apart (k = 1024, 4096...) would all
@@ -26,6 +35,11 @@ constexpr int64_t kPadXMinColumns = 5;
 
 int64_t padded_x_stride(int64_t k) { return k + ((128 - k) % 1024 + 1024) % 1024; }
 
+size_t packed_floats(int64_t n, int64_t k) {
+  const int64_t groups = (n + kPackedGroupColumns - 1) / kPackedGroupColumns;
+  return static_cast<size_t>(groups * kPackedGroupColumns * k);
+}
+
 WeightType weight_type(DType t) {
   return t == DType::F16 ? WeightType::f16 : t == DType::BF16 ? WeightType::bf16 : WeightType::f32;
 }
@@ -34,10 +48,11 @@ WeightType weight_type(DType t) {
 struct MulMatLayout {
   bool gather_w = false;  // w's rows are strided: copied to contiguous f32 first
   bool gather_x = false;
-  bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
+  bool packed = false;  // x is packed for gemv_packed (kernel_table.h), not padded
+  bool pad_x = false;   // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
   bool gemm = false;
   bool amx = false;  // the gemm runs on AMX tiles (bf16 weights, tier amx)
-  size_t w_offset = 0, x_offset = 0, gemm_offset = 0, total = 0;
+  size_t w_offset = 0, x_offset = 0, xt_offset = 0, gemm_offset = 0, total = 0;
 };
 
 MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
@@ -46,7 +61,8 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   MulMatLayout l;
   l.gather_w = w.nb[0] != dtype_size(w.type);
   l.gemm = x.ne[1] > kGemvMaxColumns;
-  l.pad_x = !l.gemm && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
+  l.packed = !l.gemm && w.type == DType::F32 && packed_pays(x.ne[1]) && k.gemv_packed.pack != nullptr;
+  l.pad_x = !l.gemm && !l.packed && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
   l.amx = l.gemm && !l.gather_w && cpu_amx_applies(k, weight_type(w.type));
   if (l.gather_w) {
@@ -57,6 +73,11 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
     l.x_offset = l.total;
     const int64_t row = l.pad_x ? padded_x_stride(x.ne[0]) : x.ne[0];
     l.total += align_up(static_cast<size_t>(x.nrows() * row) * sizeof(float));
+  }
+  if (l.packed) {
+    l.xt_offset = l.total;
+    l.total +=
+        align_up(static_cast<size_t>(x.ne[2] * x.ne[3]) * packed_floats(x.ne[1], x.ne[0]) * sizeof(float));
   }
   if (l.gemm) {
     l.gemm_offset = l.total;
@@ -107,20 +128,42 @@ GemmProblem batch_problem(const Tensor& node, const Tensor& w, const Tensor& x, 
   return p;
 }
 
-void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x) {
+// x's batches packed for gemv_packed into xt, one batch per task.
+void pack_x(KernelContext& ctx, const Tensor& x, float* xt) {
+  const int64_t batches = x.ne[2] * x.ne[3];
+  const size_t per_batch = packed_floats(x.ne[1], x.ne[0]);
+  const int64_t tasks = task_count(batches, x.ne[1] * x.ne[0], ctx.threads());
+  ctx.parallel(tasks, [&](int64_t task, int) {
+    const Range r = split_range(batches, tasks, task);
+    for (int64_t b = r.begin; b < r.end; ++b) {
+      const auto* xb = reinterpret_cast<const float*>(element_ptr(x, 0, {0, b % x.ne[2], b / x.ne[2]}));
+      ctx.k().gemv_packed.pack(xb, static_cast<int64_t>(x.nb[1] / sizeof(float)), x.ne[1], x.ne[0],
+                               xt + static_cast<size_t>(b) * per_batch);
+    }
+  });
+}
+
+// Tasks of 64 W rows of one batch; from packed X when xt is set (pack_x), else from x.
+void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, const float* xt) {
   const int64_t batches = x.ne[2] * x.ne[3];
   const int64_t chunks = (w.ne[1] + kGemvRowsPerTask - 1) / kGemvRowsPerTask;
   const int64_t units = batches * chunks;
   const int64_t tasks = task_count(units, kGemvRowsPerTask * w.ne[0] * x.ne[1], ctx.threads());
+  const size_t per_batch = packed_floats(x.ne[1], x.ne[0]);
   ctx.parallel(tasks, [&](int64_t task, int) {
     const Range r = split_range(units, tasks, task);
     for (int64_t u = r.begin; u < r.end; ++u) {
       const int64_t b = u / chunks, j0 = (u % chunks) * kGemvRowsPerTask;
       const GemmProblem p = batch_problem(node, w, x, b % x.ne[2], b / x.ne[2]);
       const int64_t rows = std::min(kGemvRowsPerTask, p.m - j0);
-      ctx.k().gemv[static_cast<int>(p.wt)](
-          static_cast<const std::byte*>(p.w) + static_cast<size_t>(j0) * p.w_stride, p.w_stride, rows, p.x,
-          p.x_stride, p.n, p.k, p.c + j0, p.ldc);
+      const void* wj = static_cast<const std::byte*>(p.w) + static_cast<size_t>(j0) * p.w_stride;
+      if (xt != nullptr) {
+        ctx.k().gemv_packed.gemv_f32(wj, p.w_stride, rows, xt + static_cast<size_t>(b) * per_batch, p.n, p.k,
+                                     p.c + j0, p.ldc);
+      } else {
+        ctx.k().gemv[static_cast<int>(p.wt)](wj, p.w_stride, rows, p.x, p.x_stride, p.n, p.k, p.c + j0,
+                                             p.ldc);
+      }
     }
   });
 }
@@ -140,7 +183,9 @@ void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
                                            l.pad_x ? padded_x_stride(x0.ne[0]) : x0.ne[0])
                               : x0;
   if (!l.gemm) {
-    run_gemv(ctx, node, w, x);
+    float* xt = l.packed ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
+    if (xt != nullptr) pack_x(ctx, x, xt);
+    run_gemv(ctx, node, w, x, xt);
     return;
   }
   for (int64_t c3 = 0; c3 < x.ne[3]; ++c3) {
