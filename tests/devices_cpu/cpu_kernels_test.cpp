@@ -201,32 +201,36 @@ TEST_P(CpuTier, GemvEntryTakesAnyColumnCount) {
 }
 
 // The packed-column entry itself, at column counts op_mul_mat does not route to it as well:
-// every count from 1 to 32 (one or two groups, full or not), padded strides, k with a tail,
-// rows past the last whole tile, against double.
+// every count from 1 to 32 (one or two groups, full or not), padded strides, several k, rows
+// past the last whole tile, against double.
 TEST_P(CpuTier, PackedGemvMatchesDoubleAtEveryColumnCount) {
   const GemvPackedFns& p = k().gemv_packed;
   if (p.pack == nullptr)
     GTEST_SKIP() << cpu_isa_name(GetParam()) << " has no packed gemv (avx512 tiers only)";
-  const size_t m = 37, depth = 1043, w_row = depth + 5, x_row = depth + 3, ldc = m + 2;
+  const size_t m = 37, max_depth = 1043, w_row = max_depth + 5, x_row = max_depth + 3, ldc = m + 2;
   const auto w = random_floats(m * w_row, -1, 1, 21);
   const auto x = random_floats(size_t{kPackedMaxColumns} * x_row, -1, 1, 22);
   const auto as_i64 = [](size_t v) { return static_cast<int64_t>(v); };
-  for (size_t n = 1; n <= size_t{kPackedMaxColumns}; ++n) {
-    const size_t groups = (n + kPackedGroupColumns - 1) / kPackedGroupColumns;
-    std::vector<float> xt(groups * kPackedGroupColumns * depth, std::numeric_limits<float>::quiet_NaN());
-    p.pack(x.data(), as_i64(x_row), as_i64(n), as_i64(depth), xt.data());
-    std::vector<float> c(n * ldc, std::numeric_limits<float>::quiet_NaN());
-    p.gemv_f32(w.data(), w_row * sizeof(float), as_i64(m), xt.data(), as_i64(n), as_i64(depth), c.data(),
-               as_i64(ldc));
-    for (size_t i = 0; i < n; ++i) {
-      for (size_t j = 0; j < m; ++j) {
-        double want = 0;
-        for (size_t t = 0; t < depth; ++t) want += double{w[j * w_row + t]} * x[i * x_row + t];
-        ASSERT_NEAR(c[i * ldc + j], want, 1e-4) << n << " columns: column " << i << ", row " << j;
+  // k: 16-wide steps with a tail, across one 128-long chunk, only a tail, and nothing.
+  for (size_t depth : {max_depth, size_t{130}, size_t{7}, size_t{0}}) {
+    for (size_t n = 1; n <= size_t{kPackedMaxColumns}; ++n) {
+      const size_t groups = (n + kPackedGroupColumns - 1) / kPackedGroupColumns;
+      std::vector<float> xt(groups * kPackedGroupColumns * depth, std::numeric_limits<float>::quiet_NaN());
+      p.pack(x.data(), as_i64(x_row), as_i64(n), as_i64(depth), xt.data());
+      std::vector<float> c(n * ldc, std::numeric_limits<float>::quiet_NaN());
+      p.gemv_f32(w.data(), w_row * sizeof(float), as_i64(m), xt.data(), as_i64(n), as_i64(depth), c.data(),
+                 as_i64(ldc));
+      for (size_t i = 0; i < n; ++i) {
+        for (size_t j = 0; j < m; ++j) {
+          double want = 0;
+          for (size_t t = 0; t < depth; ++t) want += double{w[j * w_row + t]} * x[i * x_row + t];
+          ASSERT_NEAR(c[i * ldc + j], want, 1e-4)
+              << "k " << depth << ", " << n << " columns: column " << i << ", row " << j;
+        }
+        for (size_t j = m; j < ldc; ++j) {  // the gaps between C's rows are not written
+          ASSERT_TRUE(std::isnan(c[i * ldc + j])) << "k " << depth << ", " << n << " columns";
+        }
       }
-    }
-    for (size_t i = 0; i < n; ++i) {  // the gaps between C's rows are not written
-      for (size_t j = m; j < ldc; ++j) ASSERT_TRUE(std::isnan(c[i * ldc + j])) << n << " columns";
     }
   }
 }

@@ -69,20 +69,22 @@ void pack_columns(const float* x, int64_t x_stride, int64_t n, int64_t k, float*
   }
 }
 
-// R W rows times V groups of 16 packed columns over all of k, into out[r * V + v] (lane q:
-// column 16 v + q). Each step loads V X vectors and broadcasts one weight per row against them
-// (an FMA memory operand): R * V FMAs per R + V loads, fed by one weight and V X registers each,
-// an operand pattern that runs near the FMA peak on this CPU where the dot tiles' 2 x 8 ran at
+// R W rows times V groups of 16 packed columns over k in [k0, k1) (k1 - k0 a multiple of 16
+// unless k1 = k), added to sums[r * V + v] (lane q: column 16 v + q), which start at zero when
+// `first`. Each step loads V X vectors and broadcasts one weight per row against them (an FMA
+// memory operand): R * V FMAs per R + V loads, fed by one weight and V X registers each, an
+// operand pattern that runs near the FMA peak on this CPU where the dot tiles' 2 x 8 ran at
 // ~45% (docs/performance.md). 8 accumulators cover the FMA latency; 12 and 16 rows measured
 // slower (more W streams).
 template <int R, int V>
-void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, __m512* out) {
+void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, int64_t k0, int64_t k1,
+                 __m512* sums, bool first) {
   __m512 acc[R][V];
   for (int r = 0; r < R; ++r) {
-    for (int v = 0; v < V; ++v) acc[r][v] = _mm512_setzero_ps();
+    for (int v = 0; v < V; ++v) acc[r][v] = first ? _mm512_setzero_ps() : sums[r * V + v];
   }
-  const int64_t k16 = k / 16 * 16;
-  for (int64_t kk = 0; kk < k16; kk += 16) {
+  const int64_t k16 = k0 + (k1 - k0) / 16 * 16;
+  for (int64_t kk = k0; kk < k16; kk += 16) {
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {  // past the row's end on the last steps: a prefetch never faults
       _mm_prefetch(reinterpret_cast<const char*>(w + r * w_stride + kk) + kPrefetchBytes, _MM_HINT_T0);
@@ -102,7 +104,7 @@ void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, _
       }
     }
   }
-  for (int64_t kk = k16; kk < k; ++kk) {
+  for (int64_t kk = k16; kk < k1; ++kk) {
     for (int r = 0; r < R; ++r) {
       const __m512 wb = _mm512_set1_ps(w[r * w_stride + kk]);
       for (int v = 0; v < V; ++v)
@@ -110,39 +112,50 @@ void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, _
     }
   }
   for (int r = 0; r < R; ++r) {
-    for (int v = 0; v < V; ++v) out[r * V + v] = acc[r][v];
+    for (int v = 0; v < V; ++v) sums[r * V + v] = acc[r][v];
   }
 }
 
-// Tiles of R rows over m W rows (the last few one by one), each tile's lanes written to C.
+// Rows of W per block: the block's sums (kBlockRows x V vectors, at most 8 KiB) stay in L1
+// across the chunks of k.
+constexpr int64_t kBlockRows = 64;
+
+// Blocks of kBlockRows W rows, each in tiles of R rows (the last few one by one) over chunks of
+// `chunk` elements of k, then its lanes written to C. Two groups of packed X (32 columns, 512
+// KiB at k = 4096) do not fit L1, and streaming them from L2 bounded the 4 x 2 tiles: chunks of
+// 128 k (16 KiB of X) measured 1.2x there, 64 and 256 less. One group is as fast unchunked.
 template <int R, int V>
-void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k, float* c,
-                 int64_t ldc) {
-  alignas(64) __m512 out[R * V];
-  for (int64_t j = 0; j < m; j += R) {
-    const float* wj = w + j * w_stride;
-    const int64_t rows = m - j < R ? m - j : R;
-    if (rows == R) {
-      column_tile<R, V>(wj, w_stride, xt, k, out);
-    } else {
-      for (int64_t r = 0; r < rows; ++r) column_tile<1, V>(wj + r * w_stride, w_stride, xt, k, out + r * V);
+void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
+                 int64_t chunk, float* c, int64_t ldc) {
+  alignas(64) __m512 sums[kBlockRows * V];
+  for (int64_t j0 = 0; j0 < m; j0 += kBlockRows) {
+    const int64_t rows = m - j0 < kBlockRows ? m - j0 : kBlockRows;
+    const float* wj = w + j0 * w_stride;
+    for (int64_t k0 = 0; k0 == 0 || k0 < k; k0 += chunk) {  // once at k = 0, which zeroes the sums
+      const int64_t k1 = k - k0 < chunk ? k : k0 + chunk;
+      int64_t j = 0;
+      for (; j + R <= rows; j += R)
+        column_tile<R, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
+      for (; j < rows; ++j)
+        column_tile<1, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
     }
-    const auto* lanes = reinterpret_cast<const float*>(out);
+    const auto* lanes = reinterpret_cast<const float*>(sums);
     for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t q = 0; q < n; ++q) c[q * ldc + j + r] = lanes[r * V * kPackedGroupColumns + q];
+      for (int64_t q = 0; q < n; ++q) c[q * ldc + j0 + r] = lanes[r * V * kPackedGroupColumns + q];
     }
   }
 }
 
-// 8 x 1 tiles up to 16 columns, 4 x 2 past them: 8 accumulators either way.
+// 8 x 1 tiles over all of k up to 16 columns, 4 x 2 in chunks of 128 past them: 8 accumulators
+// either way.
 void gemv_packed_f32(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                      float* c, int64_t ldc) {
   const auto* wf = static_cast<const float*>(w);
   const auto ws = static_cast<int64_t>(w_stride / sizeof(float));
   if (n > kPackedGroupColumns) {
-    column_rows<4, 2>(wf, ws, m, xt, n, k, c, ldc);
+    column_rows<4, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
   } else {
-    column_rows<8, 1>(wf, ws, m, xt, n, k, c, ldc);
+    column_rows<8, 1>(wf, ws, m, xt, n, k, k > 0 ? k : 1, c, ldc);  // chunk > 0 so that the loop ends
   }
 }
 
