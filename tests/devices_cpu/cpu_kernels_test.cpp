@@ -166,7 +166,7 @@ TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
   }
 }
 
-// The decode paths (2-32 columns; on the avx512 tiers f32 at 12-16 and 28-32 columns packed, the
+// The decode paths (2-32 columns; on the avx512 tiers f32 at 9-16 and 24-32 columns packed, the
 // rest blocked dot tiles): every column-group remainder, rows that are not a multiple of a tile
 // or block, and k below, at and past the 16-wide steps and the 512-long chunks.
 TEST_P(CpuTier, MulMatDecodeEdgesMatchDouble) {

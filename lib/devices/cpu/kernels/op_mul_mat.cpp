@@ -16,13 +16,15 @@ namespace {
 constexpr int64_t kGemvMaxColumns = kPackedMaxColumns;
 constexpr int64_t kGemvRowsPerTask = 64;
 
-// Where the tier has gemv_packed, f32 weights take it when X's column groups are at least three
-// quarters full: it costs one FMA per weight per group of 16 columns, however many of them are
-// used, so it beats the dot tiles at 12-16 and 28-32 columns (1.2-1.4x at 16, 1.1-1.2x at 32)
-// and loses where more lanes would be padding (0.94x at 5, 0.92-0.98x at 24; docs/performance.md).
+// Where the tier has gemv_packed, f32 weights take it from 9 columns on when X's last group of
+// 16 is at least half full (9-16 and 24-32). It costs one FMA per weight per group, however many
+// of the group's columns are real, and measured against the dot tiles 1.06-1.11x at 9-10,
+// 1.0-1.3x at 16, 1.02-1.12x at 24 and 1.3x at 32, but 0.83-0.90x at 17-20; up to 8 the dot
+// tiles reach 1.06x triad on a quiet host, more than one FMA per weight allows there
+// (docs/performance.md).
 bool packed_pays(int64_t n) {
   const int64_t last = n % kPackedGroupColumns;
-  return n >= 12 && n <= kPackedMaxColumns && (last == 0 || last >= 12);
+  return n > 8 && n <= kPackedMaxColumns && (last == 0 || last >= kPackedGroupColumns / 2);
 }
 
 // The avx512 dot path's tiles for more than four columns read eight X rows in step from L1
