@@ -1,5 +1,6 @@
-// mul_mat by weight dtype: odd M, N, K (1, 7, 33, 4097), decode-like N = 1, batches with and
-// without weight broadcasting, transposed activations and permuted (KV-cache-like) weights.
+// mul_mat by weight dtype: odd M, N, K (1, 7, 33, 4097), decode-like N = 1, 12 and 24, batches
+// with and without weight broadcasting, transposed activations and permuted (KV-cache-like)
+// weights.
 // Names give MxNxK; see core/ops.h for the layout ([K, M] weights, [K, N] activations).
 #include "cases_util.h"
 #include "nmse_limits.h"
@@ -45,6 +46,13 @@ void add_batched(std::vector<Case>& out, DType w) {
     Tensor& r = ops::mul_mat(g, g.weight(w, {33, 7, 2, 3}, "w"), g.input(DType::F32, {33, 5, 2, 3}, "x"));
     return g.build({&r});
   }));
+  // Decode widths (the CPU's packed-column path at 9-16 and 24-32): 24 columns, three x batches
+  // over one w, k past a 128-long chunk with a tail.
+  out.push_back(make_case(mm_name(w, 37, 24, 130, "_batch3_bcast1"), "mul_mat", w, mul_mat_limit(w), [=] {
+    GraphBuilder g;
+    Tensor& r = ops::mul_mat(g, g.weight(w, {130, 37, 1, 1}, "w"), g.input(DType::F32, {130, 24, 3, 1}, "x"));
+    return g.build({&r});
+  }));
 }
 
 void add_non_contiguous(std::vector<Case>& out, DType w) {
@@ -52,6 +60,12 @@ void add_non_contiguous(std::vector<Case>& out, DType w) {
   out.push_back(make_case(mm_name(w, 33, 7, 65, "_transposed_x"), "mul_mat", w, mul_mat_limit(w), [=] {
     GraphBuilder g;
     Tensor& x = ops::transpose(g, g.input(DType::F32, {7, 65, 1, 1}, "x"));
+    Tensor& r = ops::mul_mat(g, g.weight(w, {65, 33, 1, 1}, "w"), x);
+    return g.build({&r});
+  }));
+  out.push_back(make_case(mm_name(w, 33, 12, 65, "_transposed_x"), "mul_mat", w, mul_mat_limit(w), [=] {
+    GraphBuilder g;
+    Tensor& x = ops::transpose(g, g.input(DType::F32, {12, 65, 1, 1}, "x"));
     Tensor& r = ops::mul_mat(g, g.weight(w, {65, 33, 1, 1}, "w"), x);
     return g.build({&r});
   }));

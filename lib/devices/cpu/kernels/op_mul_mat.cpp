@@ -13,7 +13,7 @@ namespace {
 
 // Up to this many columns (activation rows) the dot-product path is faster than packing W (a
 // streaming GEMM packing W panel by panel measured no faster at 8-32 columns either).
-constexpr int64_t kGemvMaxColumns = kPackedMaxColumns;
+constexpr int64_t kGemvMaxColumns = 32;
 constexpr int64_t kGemvRowsPerTask = 64;
 
 // Where the tier has gemv_packed, f32 weights take it from 9 columns on when X's last group of
