@@ -44,6 +44,7 @@ constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
     "mul_mat_lanes_sg_f32",
     "mul_mat_lanes_sg_f16",
     "mul_mat_lanes_sg_bf16",
+    "mul_mat_lanes_sg_texel_f32",
     "peak_fma_f32",
     "peak_fma_f16",
 };
@@ -68,7 +69,8 @@ std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept {
 }
 
 bool vulkan_kernel_reads_texels(VulkanKernel kernel) noexcept {
-  return kernel >= VulkanKernel::add_texel && kernel <= VulkanKernel::gelu_texel;
+  return (kernel >= VulkanKernel::add_texel && kernel <= VulkanKernel::gelu_texel) ||
+         kernel == VulkanKernel::mul_mat_lanes_sg_texel_f32;
 }
 
 VulkanPipelines::VulkanPipelines(VulkanContext& ctx) : ctx_(ctx) {

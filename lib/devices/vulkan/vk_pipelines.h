@@ -51,13 +51,15 @@ enum class VulkanKernel {
   mul_mat_lanes_sg_f32,  // the lane kernel with activations shared by subgroup shuffles
   mul_mat_lanes_sg_f16,
   mul_mat_lanes_sg_bf16,
-  peak_fma_f32,  // Backend::run_peak_kernel (vk_peak.h)
+  mul_mat_lanes_sg_texel_f32,  // the same for F32, reading a and b through texel buffers
+  peak_fma_f32,                // Backend::run_peak_kernel (vk_peak.h)
   peak_fma_f16,
 };
 inline constexpr size_t kVulkanKernelCount = static_cast<size_t>(VulkanKernel::peak_fma_f16) + 1;
 // The name of the kernel's embedded SPIR-V ("add", "mul_mat_f16").
 std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept;
-// The kernel binds a and b as uniform texel buffers (the *_texel kernels).
+// The kernel binds a and b as uniform texel buffers (the *_texel kernels, element-wise and
+// mul_mat).
 bool vulkan_kernel_reads_texels(VulkanKernel kernel) noexcept;
 
 class VulkanPipelines {

@@ -18,6 +18,11 @@
 // elements, so k advances four at a time through vec4 / 4 x 16-bit loads (a quarter of the
 // load instructions, which dominate on lavapipe).
 //
+// TEXEL (F32 weights only, the _texel kernel): a and b are R32G32B32A32_SFLOAT uniform texel
+// buffers, args.off_a / 4 and off_b / 4 their first texels; llvmpipe fetches texels as one
+// vector gather where a storage load with a per-lane offset is a loop over the lanes (see
+// elementwise_flat.glsl). The storage blocks of common.glsl are then unused.
+//
 // Grid: x = blocks of 64 rows m, y = blocks of kCols columns n, z = batches (c2 fastest);
 // u0, u1 and the bits of f1 are the group offsets of a split dispatch.
 #include "common.glsl"
@@ -34,13 +39,36 @@ const uint kShare = 8u;  // lanes sharing their reads; kCols is a multiple, subg
 #endif
 layout(local_size_x = 64) in;
 
+#ifdef TEXEL
+layout(binding = 0) uniform samplerBuffer ta4;
+layout(binding = 1) uniform samplerBuffer tb4;
+#else
 layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
 layout(std430, binding = 0) readonly buffer AH4 { uvec2 ah4[]; };
 layout(std430, binding = 1) readonly buffer B4 { vec4 b4[]; };
+#endif
+
+// Four consecutive activations from element 4 * i, and one from element i.
+vec4 load_x4(uint i) {
+#ifdef TEXEL
+  return texelFetch(tb4, int(i));
+#else
+  return b4[i];
+#endif
+}
+float load_x(uint i) {
+#ifdef TEXEL
+  return texelFetch(tb4, int(i >> 2u))[i & 3u];
+#else
+  return b32[i];
+#endif
+}
 
 // Four consecutive weights from element 4 * i.
 vec4 load_w4(uint i) {
-#if defined(W_F16)
+#if defined(TEXEL)
+  return texelFetch(ta4, int(i));
+#elif defined(W_F16)
   const uvec2 u = ah4[i];
   return vec4(unpackHalf2x16(u.x), unpackHalf2x16(u.y));
 #elif defined(W_BF16)
@@ -53,7 +81,9 @@ vec4 load_w4(uint i) {
 }
 
 float load_w(uint i) {
-#if defined(W_F16)
+#if defined(TEXEL)
+  return texelFetch(ta4, int(i >> 2u))[i & 3u];
+#elif defined(W_F16)
   return unpackHalf2x16(uint(a16[i])).x;
 #elif defined(W_BF16)
   return uintBitsToFloat(uint(a16[i]) << 16);
@@ -95,7 +125,7 @@ void main() {
       // Lane l reads the l-th of kCols consecutive vec4s and shuffles them to the others.
       const uint lane = gl_SubgroupInvocationID % kShare;
       for (; k + kShare <= K / 4u; k += kShare) {
-        const vec4 xs = b4[x4 + k + lane];
+        const vec4 xs = load_x4(x4 + k + lane);
         for (uint j = 0u; j < kShare; ++j) {
           const vec4 x = subgroupShuffle(xs, j);
           for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k + j), x);
@@ -103,12 +133,12 @@ void main() {
       }
 #endif
       for (; k < K / 4u; ++k) {
-        const vec4 x = b4[x4 + k];
+        const vec4 x = load_x4(x4 + k);
         for (uint r = 0u; r < kPerLane; ++r) acc[r][0] += dot(load_w4(w_row[r] + k), x);
       }
     } else {
       for (uint k = 0u; k < K; ++k) {
-        const float x = b32[x_col[0] + k * args.nb_b.x];
+        const float x = load_x(x_col[0] + k * args.nb_b.x);
         for (uint r = 0u; r < kPerLane; ++r) acc[r][0] = fma(load_w(w_row[r] + k * args.nb_a.x), x, acc[r][0]);
       }
     }
@@ -124,13 +154,13 @@ void main() {
       for (uint r = 0u; r < kPerLane; ++r) w[r] = load_w4(w_row[r] + k);
 #ifdef SUBGROUP
       vec4 xs[kCols / kShare];
-      for (uint s = 0u; s < kCols / kShare; ++s) xs[s] = b4[own[s] + k];
+      for (uint s = 0u; s < kCols / kShare; ++s) xs[s] = load_x4(own[s] + k);
 #endif
       for (uint c = 0u; c < kCols; ++c) {
 #ifdef SUBGROUP
         const vec4 x = subgroupShuffle(xs[c / kShare], c % kShare);
 #else
-        const vec4 x = b4[x_col[c] + k];
+        const vec4 x = load_x4(x_col[c] + k);
 #endif
         for (uint r = 0u; r < kPerLane; ++r) acc[r][c] += dot(w[r], x);
       }
@@ -141,7 +171,7 @@ void main() {
       for (uint r = 0u; r < kPerLane; ++r) w[r] = load_w(w_row[r] + k * args.nb_a.x);
       const uint xk = k * args.nb_b.x;
       for (uint c = 0u; c < kCols; ++c) {
-        const float x = b32[x_col[c] + xk];
+        const float x = load_x(x_col[c] + xk);
         for (uint r = 0u; r < kPerLane; ++r) acc[r][c] = fma(w[r], x, acc[r][c]);
       }
     }
