@@ -109,6 +109,8 @@ void VulkanDevice::describe(nlohmann::json& out) const {
   out["storage_buffer_16bit"] = info_.storage_buffer_16bit;
   out["shader_float16"] = info_.shader_float16;
   out["texel_rgba32f"] = info_.texel_rgba32f;
+  out["texel_rgba16f"] = info_.texel_rgba16f;
+  out["texel_rgba16ui"] = info_.texel_rgba16ui;
   out["pipelines_created"] = pipelines_created();
 }
 

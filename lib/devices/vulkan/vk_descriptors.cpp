@@ -50,11 +50,12 @@ VkDescriptorSet VulkanDescriptorArena::allocate(VkDescriptorSetLayout layout) {
   return set;
 }
 
-VkBufferView VulkanDescriptorArena::texel_view(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+VkBufferView VulkanDescriptorArena::texel_view(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range,
+                                               VkFormat format) {
   VkBufferViewCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
   info.buffer = buffer;
-  info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  info.format = format;
   info.offset = offset;
   info.range = range;
   views_.reserve(views_.size() + 1);  // so push_back cannot throw with the view unrecorded

@@ -26,10 +26,10 @@ class VulkanDescriptorArena {
 
   // A set of `layout` (one of VulkanPipelines' set layouts). Throws Error from vk_check.
   VkDescriptorSet allocate(VkDescriptorSetLayout layout);
-  // An R32G32B32A32_SFLOAT view of `range` bytes of `buffer` from `offset`, valid until
-  // reset(). The caller has checked the device's texel-buffer alignment and element limits.
+  // A `format` view of `range` bytes of `buffer` from `offset`, valid until reset(). The caller
+  // has checked the device's texel-buffer alignment, element limits and format support.
   // Throws Error from vk_check.
-  VkBufferView texel_view(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
+  VkBufferView texel_view(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range, VkFormat format);
   // Makes every set free again and destroys the views. Only when no submitted command still
   // uses one.
   void reset();

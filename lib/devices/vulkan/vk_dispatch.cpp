@@ -61,20 +61,30 @@ Binding resolve(const VulkanContext& ctx, const Tensor& t) {
   return b;
 }
 
-constexpr size_t kTexelBytes = 4 * sizeof(float);  // one R32G32B32A32_SFLOAT texel
-
 struct TexelBinding {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0;
   VkDeviceSize range = 0;
-  uint32_t first_element = 0;  // in floats, like Binding's
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  uint32_t first_element = 0;  // in elements, like Binding's
 };
+
+// The four-element texel format t's dtype reads through, where the device has it.
+VkFormat texel_format(const VulkanContext& ctx, DType type) noexcept {
+  const VulkanDeviceInfo& info = ctx.info();
+  if (type == DType::F32 && info.texel_rgba32f) return VK_FORMAT_R32G32B32A32_SFLOAT;
+  if (type == DType::F16 && info.texel_rgba16f) return VK_FORMAT_R16G16B16A16_SFLOAT;
+  if (type == DType::BF16 && info.texel_rgba16ui) return VK_FORMAT_R16G16B16A16_UINT;
+  return VK_FORMAT_UNDEFINED;
+}
 
 // How t binds as a texel view, or nothing when it cannot (see texel_bindable).
 std::optional<TexelBinding> texel_binding(const VulkanContext& ctx, const Tensor& t) noexcept {
-  if (!ctx.info().texel_rgba32f || !ctx.options().texel_reads || t.type != DType::F32) return std::nullopt;
+  const VkFormat format = texel_format(ctx, t.type);
+  if (format == VK_FORMAT_UNDEFINED || !ctx.options().texel_reads) return std::nullopt;
+  const size_t texel_bytes = 4 * dtype_size(t.type);
   const VulkanBuffer* buffer = vulkan_buffer_of(t.buffer, ctx);
-  if (buffer == nullptr || buffer->allocation() == nullptr || t.nbytes() % kTexelBytes != 0)
+  if (buffer == nullptr || buffer->allocation() == nullptr || t.nbytes() % texel_bytes != 0)
     return std::nullopt;
   const std::optional<VulkanRange> piece = buffer->allocation()->range(buffer->offset_of(t), t.nbytes());
   if (!piece) return std::nullopt;
@@ -83,8 +93,9 @@ std::optional<TexelBinding> texel_binding(const VulkanContext& ctx, const Tensor
   const size_t base = piece->offset / align * align;
   const size_t lead = piece->offset - base;
   const size_t range = lead + t.nbytes();
-  if (lead % kTexelBytes != 0 || range / kTexelBytes > limits.maxTexelBufferElements) return std::nullopt;
-  return TexelBinding{piece->chunk->buffer(), base, range, static_cast<uint32_t>(lead / sizeof(float))};
+  if (lead % texel_bytes != 0 || range / texel_bytes > limits.maxTexelBufferElements) return std::nullopt;
+  return TexelBinding{piece->chunk->buffer(), base, range, format,
+                      static_cast<uint32_t>(lead / dtype_size(t.type))};
 }
 
 // How one read operand (a or b) binds: a storage range, or for texel kernels a texel view
@@ -107,7 +118,7 @@ Read bind_read(const VulkanContext& ctx, VulkanDescriptorArena& descriptors, Vul
                 fmt::format("{}: kernel '{}' reads tensor '{}' as texels, which it cannot bind", ctx.name(),
                             vulkan_kernel_name(kernel), label(t)));
   }
-  read.view = descriptors.texel_view(texel->buffer, texel->offset, texel->range);
+  read.view = descriptors.texel_view(texel->buffer, texel->offset, texel->range, texel->format);
   read.storage.first_element = texel->first_element;
   return read;
 }

@@ -9,8 +9,9 @@
 // several dispatches (tiles) or laid out in two dimensions (elements, rows). Every dispatch
 // is followed by a barrier, so each node sees the writes of the nodes before it.
 //
-// Texel kernels (vulkan_kernel_reads_texels) bind a and b through R32G32B32A32_SFLOAT views
-// instead: the view starts at the tensor's offset rounded down to
+// Texel kernels (vulkan_kernel_reads_texels) bind a and b through four-element texel views
+// instead (R32G32B32A32_SFLOAT for F32, R16G16B16A16_SFLOAT for F16, R16G16B16A16_UINT for
+// BF16): the view starts at the tensor's offset rounded down to
 // minTexelBufferOffsetAlignment, and texel_bindable() says whether that fits (the device has
 // the format and the option allows it, the tensor starts a whole texel after the view and
 // spans at most maxTexelBufferElements texels); callers pick the storage kernel otherwise.
@@ -43,7 +44,7 @@ class VulkanRecorder {
   VulkanRecorder(VulkanContext& ctx, VulkanStream& stream, VulkanDescriptorArena& descriptors);
 
   const VulkanContext& context() const noexcept { return ctx_; }
-  // t (F32, a whole number of vec4s) can be a texel kernel's a or b. Throws nothing.
+  // t (a whole number of four-element texels) can be a texel kernel's a or b. Throws nothing.
   bool texel_bindable(const Tensor& t) const noexcept;
 
   // `items` work items, `per_group` of them per workgroup (1 for kernels that give each

@@ -156,11 +156,14 @@ void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
       {kMatTile, kMatTile}, {kLaneRows, kLaneCols}, {kShuffleRows, kShuffleCols}};
   const auto [rows, cols] = kBlock[static_cast<size_t>(kind)];
   VulkanKernel kernel = mul_mat_kernel(w.type, kind);
-  // F32 weights and activations through texel views where both bind so (vk_dispatch.h): llvmpipe
+  // Weights and activations through texel views where both bind so (vk_dispatch.h): llvmpipe
   // fetches texels as one vector gather where its storage loads loop over the lanes, and the
-  // weight reads are most of this kernel's loads (1.9-2.1x at 1024^3, docs/performance.md).
-  if (kernel == VulkanKernel::mul_mat_lanes_sg_f32 && rec.texel_bindable(w) && rec.texel_bindable(x))
-    kernel = VulkanKernel::mul_mat_lanes_sg_texel_f32;
+  // weight reads are most of this kernel's loads (F32 1.9-2.1x at 1024^3, docs/performance.md).
+  if (kind == MulMatKind::lanes_subgroup && rec.texel_bindable(w) && rec.texel_bindable(x)) {
+    kernel = w.type == DType::F16    ? VulkanKernel::mul_mat_lanes_sg_texel_f16
+             : w.type == DType::BF16 ? VulkanKernel::mul_mat_lanes_sg_texel_bf16
+                                     : VulkanKernel::mul_mat_lanes_sg_texel_f32;
+  }
   rec.dispatch_tiles(
       kernel, args, {&w, &x, &node},
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});

@@ -45,6 +45,8 @@ constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
     "mul_mat_lanes_sg_f16",
     "mul_mat_lanes_sg_bf16",
     "mul_mat_lanes_sg_texel_f32",
+    "mul_mat_lanes_sg_texel_f16",
+    "mul_mat_lanes_sg_texel_bf16",
     "peak_fma_f32",
     "peak_fma_f16",
 };
@@ -70,7 +72,8 @@ std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept {
 
 bool vulkan_kernel_reads_texels(VulkanKernel kernel) noexcept {
   return (kernel >= VulkanKernel::add_texel && kernel <= VulkanKernel::gelu_texel) ||
-         kernel == VulkanKernel::mul_mat_lanes_sg_texel_f32;
+         (kernel >= VulkanKernel::mul_mat_lanes_sg_texel_f32 &&
+          kernel <= VulkanKernel::mul_mat_lanes_sg_texel_bf16);
 }
 
 VulkanPipelines::VulkanPipelines(VulkanContext& ctx) : ctx_(ctx) {

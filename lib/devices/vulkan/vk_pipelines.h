@@ -51,8 +51,10 @@ enum class VulkanKernel {
   mul_mat_lanes_sg_f32,  // the lane kernel with activations shared by subgroup shuffles
   mul_mat_lanes_sg_f16,
   mul_mat_lanes_sg_bf16,
-  mul_mat_lanes_sg_texel_f32,  // the same for F32, reading a and b through texel buffers
-  peak_fma_f32,                // Backend::run_peak_kernel (vk_peak.h)
+  mul_mat_lanes_sg_texel_f32,  // the same, reading a and b through texel buffers
+  mul_mat_lanes_sg_texel_f16,
+  mul_mat_lanes_sg_texel_bf16,
+  peak_fma_f32,  // Backend::run_peak_kernel (vk_peak.h)
   peak_fma_f16,
 };
 inline constexpr size_t kVulkanKernelCount = static_cast<size_t>(VulkanKernel::peak_fma_f16) + 1;

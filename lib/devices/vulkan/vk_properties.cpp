@@ -161,9 +161,14 @@ bool vulkan_query_device(const VulkanInstanceFns& fn, VkPhysicalDevice physical,
       out.enabled_extensions.emplace_back(VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
     }
   }
-  VkFormatProperties rgba32f{};
-  fn.vkGetPhysicalDeviceFormatProperties(physical, VK_FORMAT_R32G32B32A32_SFLOAT, &rgba32f);
-  out.texel_rgba32f = (rgba32f.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) != 0;
+  const auto uniform_texels = [&](VkFormat format) {
+    VkFormatProperties p{};
+    fn.vkGetPhysicalDeviceFormatProperties(physical, format, &p);
+    return (p.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) != 0;
+  };
+  out.texel_rgba32f = uniform_texels(VK_FORMAT_R32G32B32A32_SFLOAT);
+  out.texel_rgba16f = uniform_texels(VK_FORMAT_R16G16B16A16_SFLOAT);
+  out.texel_rgba16ui = uniform_texels(VK_FORMAT_R16G16B16A16_UINT);
   out.has_memory_budget = has(exts, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (out.has_memory_budget) out.enabled_extensions.emplace_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   return true;

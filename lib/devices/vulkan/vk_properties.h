@@ -31,11 +31,13 @@ struct VulkanDeviceInfo {
   uint32_t compute_queue_family = 0;
   uint32_t timestamp_valid_bits = 0;  // of the compute queue's timestamps; 0: it writes none
 
-  bool has_memory_budget = false;               // VK_EXT_memory_budget
-  bool storage_buffer_16bit = false;            // storageBuffer16BitAccess: kernels need it
-  bool shader_float16 = false;                  // shaderFloat16: F16 arithmetic (the F16 peak kernel)
-  bool texel_rgba32f = false;                   // R32G32B32A32_SFLOAT uniform texel buffers (flat kernels)
-  bool needs_timeline_khr = false;              // timeline semaphores come from the KHR extension (1.1)
+  bool has_memory_budget = false;     // VK_EXT_memory_budget
+  bool storage_buffer_16bit = false;  // storageBuffer16BitAccess: kernels need it
+  bool shader_float16 = false;        // shaderFloat16: F16 arithmetic (the F16 peak kernel)
+  bool texel_rgba32f = false;         // R32G32B32A32_SFLOAT uniform texel buffers (F32 reads)
+  bool texel_rgba16f = false;         // R16G16B16A16_SFLOAT ones (F16 weights of the texel mul_mat)
+  bool texel_rgba16ui = false;        // R16G16B16A16_UINT ones (BF16 weights, converted in the shader)
+  bool needs_timeline_khr = false;    // timeline semaphores come from the KHR extension (1.1)
   std::vector<std::string> enabled_extensions;  // device extensions to enable at creation
 
   // The compute queue writes timestamps that events can turn into seconds.

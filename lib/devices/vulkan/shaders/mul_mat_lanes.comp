@@ -18,8 +18,9 @@
 // elements, so k advances four at a time through vec4 / 4 x 16-bit loads (a quarter of the
 // load instructions, which dominate on lavapipe).
 //
-// TEXEL (F32 weights only, the _texel kernel): a and b are R32G32B32A32_SFLOAT uniform texel
-// buffers, args.off_a / 4 and off_b / 4 their first texels; llvmpipe fetches texels as one
+// TEXEL (the _texel kernels): a and b are uniform texel buffers of four elements a texel
+// (R32G32B32A32_SFLOAT; F16 weights R16G16B16A16_SFLOAT, which the fetch converts; BF16 ones
+// R16G16B16A16_UINT, shifted here), args.off_a / 4 and off_b / 4 their first texels; llvmpipe fetches texels as one
 // vector gather where a storage load with a per-lane offset is a loop over the lanes (see
 // elementwise_flat.glsl). The storage blocks of common.glsl are then unused.
 //
@@ -40,7 +41,11 @@ const uint kShare = 8u;  // lanes sharing their reads; kCols is a multiple, subg
 layout(local_size_x = 64) in;
 
 #ifdef TEXEL
+#ifdef W_BF16
+layout(binding = 0) uniform usamplerBuffer ta4;
+#else
 layout(binding = 0) uniform samplerBuffer ta4;
+#endif
 layout(binding = 1) uniform samplerBuffer tb4;
 #else
 layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
@@ -66,7 +71,9 @@ float load_x(uint i) {
 
 // Four consecutive weights from element 4 * i.
 vec4 load_w4(uint i) {
-#if defined(TEXEL)
+#if defined(TEXEL) && defined(W_BF16)
+  return uintBitsToFloat(texelFetch(ta4, int(i)) << 16);
+#elif defined(TEXEL)
   return texelFetch(ta4, int(i));
 #elif defined(W_F16)
   const uvec2 u = ah4[i];
@@ -81,7 +88,9 @@ vec4 load_w4(uint i) {
 }
 
 float load_w(uint i) {
-#if defined(TEXEL)
+#if defined(TEXEL) && defined(W_BF16)
+  return uintBitsToFloat(texelFetch(ta4, int(i >> 2u))[i & 3u] << 16);
+#elif defined(TEXEL)
   return texelFetch(ta4, int(i >> 2u))[i & 3u];
 #elif defined(W_F16)
   return unpackHalf2x16(uint(a16[i])).x;

@@ -32,6 +32,8 @@ set(_kernels
   "mul_mat_lanes_sg_f16|mul_mat_lanes.comp|${_lanes_sg} -DW_F16"
   "mul_mat_lanes_sg_bf16|mul_mat_lanes.comp|${_lanes_sg} -DW_BF16"
   "mul_mat_lanes_sg_texel_f32|mul_mat_lanes.comp|${_lanes_sg} -DTEXEL"
+  "mul_mat_lanes_sg_texel_f16|mul_mat_lanes.comp|${_lanes_sg} -DTEXEL -DW_F16"
+  "mul_mat_lanes_sg_texel_bf16|mul_mat_lanes.comp|${_lanes_sg} -DTEXEL -DW_BF16"
   "peak_fma_f32|peak_fma.comp|" "peak_fma_f16|peak_fma.comp|-DPEAK_F16")
 
 set(_names "")
