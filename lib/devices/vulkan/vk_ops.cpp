@@ -122,15 +122,22 @@ MulMatKind mul_mat_kind(const VulkanContext& ctx) {
   return shuffle ? MulMatKind::lanes_subgroup : MulMatKind::lanes;
 }
 
-VulkanKernel mul_mat_kernel(DType w, MulMatKind kind) {
-  // Rows: MulMatKind; columns: F32, F16, BF16 weights.
-  static constexpr VulkanKernel kKernels[3][3] = {
+// `texels`: both operands bind as texel views (vk_dispatch.h), which the shuffle lane kernel
+// can read through: llvmpipe fetches texels as one vector gather where its storage loads loop
+// over the lanes, and the weight reads are most of that kernel's loads (F32 1.9-2.1x at
+// 1024^3, docs/performance.md).
+VulkanKernel mul_mat_kernel(DType w, MulMatKind kind, bool texels) {
+  // Rows: MulMatKind, then the shuffle kernel reading texels; columns: F32, F16, BF16 weights.
+  static constexpr VulkanKernel kKernels[4][3] = {
       {VulkanKernel::mul_mat_f32, VulkanKernel::mul_mat_f16, VulkanKernel::mul_mat_bf16},
       {VulkanKernel::mul_mat_lanes_f32, VulkanKernel::mul_mat_lanes_f16, VulkanKernel::mul_mat_lanes_bf16},
       {VulkanKernel::mul_mat_lanes_sg_f32, VulkanKernel::mul_mat_lanes_sg_f16,
-       VulkanKernel::mul_mat_lanes_sg_bf16}};
+       VulkanKernel::mul_mat_lanes_sg_bf16},
+      {VulkanKernel::mul_mat_lanes_sg_texel_f32, VulkanKernel::mul_mat_lanes_sg_texel_f16,
+       VulkanKernel::mul_mat_lanes_sg_texel_bf16}};
+  const size_t row = kind == MulMatKind::lanes_subgroup && texels ? 3 : static_cast<size_t>(kind);
   const size_t column = w == DType::F16 ? 1 : w == DType::BF16 ? 2 : 0;
-  return kKernels[static_cast<size_t>(kind)][column];
+  return kKernels[row][column];
 }
 
 // The lane kernel's vec4 path: K contiguous in both operands, every stride a multiple of 4
@@ -155,17 +162,9 @@ void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
   static constexpr uint32_t kBlock[3][2] = {
       {kMatTile, kMatTile}, {kLaneRows, kLaneCols}, {kShuffleRows, kShuffleCols}};
   const auto [rows, cols] = kBlock[static_cast<size_t>(kind)];
-  VulkanKernel kernel = mul_mat_kernel(w.type, kind);
-  // Weights and activations through texel views where both bind so (vk_dispatch.h): llvmpipe
-  // fetches texels as one vector gather where its storage loads loop over the lanes, and the
-  // weight reads are most of this kernel's loads (F32 1.9-2.1x at 1024^3, docs/performance.md).
-  if (kind == MulMatKind::lanes_subgroup && rec.texel_bindable(w) && rec.texel_bindable(x)) {
-    kernel = w.type == DType::F16    ? VulkanKernel::mul_mat_lanes_sg_texel_f16
-             : w.type == DType::BF16 ? VulkanKernel::mul_mat_lanes_sg_texel_bf16
-                                     : VulkanKernel::mul_mat_lanes_sg_texel_f32;
-  }
+  const bool texels = rec.texel_bindable(w) && rec.texel_bindable(x);
   rec.dispatch_tiles(
-      kernel, args, {&w, &x, &node},
+      mul_mat_kernel(w.type, kind, texels), args, {&w, &x, &node},
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});
 }
 

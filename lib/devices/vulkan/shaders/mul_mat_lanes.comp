@@ -20,9 +20,9 @@
 //
 // TEXEL (the _texel kernels): a and b are uniform texel buffers of four elements a texel
 // (R32G32B32A32_SFLOAT; F16 weights R16G16B16A16_SFLOAT, which the fetch converts; BF16 ones
-// R16G16B16A16_UINT, shifted here), args.off_a / 4 and off_b / 4 their first texels; llvmpipe fetches texels as one
-// vector gather where a storage load with a per-lane offset is a loop over the lanes (see
-// elementwise_flat.glsl). The storage blocks of common.glsl are then unused.
+// R16G16B16A16_UINT, shifted here), args.off_a / 4 and off_b / 4 their first texels. llvmpipe
+// fetches texels as one vector gather where a storage load with a per-lane offset is a loop
+// over the lanes (see elementwise_flat.glsl). The storage blocks of common.glsl are unused.
 //
 // Grid: x = blocks of 64 rows m, y = blocks of kCols columns n, z = batches (c2 fastest);
 // u0, u1 and the bits of f1 are the group offsets of a split dispatch.
