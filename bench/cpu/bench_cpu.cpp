@@ -40,7 +40,7 @@ void gemm_rows(int threads, int reps) {
 // peak rather than the bandwidth bounds it (n flops per weight float pair: peak x 2 / n weight
 // bytes per second is below triad), a second row against that roofline bound.
 void decode_rows(int threads, int reps, double triad_gbps, double peak_gflops) {
-  for (int64_t n : {1, 2, 4, 8, 16, 32}) {
+  for (int64_t n : {1, 2, 4, 8, 16, 24, 32}) {
     const double bytes = 4096.0 * 4096.0 * 4.0;  // the weights dominate
     const double gbps = bytes / bk_mul_mat_seconds(0, 4096, n, 4096, threads, reps) / 1e9;
     char what[64];

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -166,11 +167,11 @@ TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
   }
 }
 
-// The decode paths (2-32 columns; on the avx512 tiers f32 at 9-16 and 24-32 columns packed, the
-// rest blocked dot tiles): every column-group remainder, rows that are not a multiple of a tile
+// The decode paths (2-32 columns; on the avx512 tiers f32 at 5-32 columns packed with phases 2
+// or 1, the rest dot tiles): every column-group remainder, rows that are not a multiple of a tile
 // or block, and k below, at and past the 16-wide steps and the 512-long chunks.
 TEST_P(CpuTier, MulMatDecodeEdgesMatchDouble) {
-  for (int64_t n : {2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 31, 32}) {
+  for (int64_t n : {2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 22, 24, 25, 31, 32}) {
     check_mul_mat(GetParam(), DType::F32, 21, n, 33, 2);
     check_mul_mat(GetParam(), DType::F32, 13, n, 7, 1);
   }
@@ -201,34 +202,48 @@ TEST_P(CpuTier, GemvEntryTakesAnyColumnCount) {
 }
 
 // The packed-column entry itself, at column counts op_mul_mat does not route to it as well:
-// every count from 1 to 32 (one or two groups, full or not), padded strides, several k, rows
-// past the last whole tile, against double.
+// every column count each packing holds (1-32 columns with phases 1, 1-24 with phases 2),
+// padded strides, several k (with tails that are not whole vectors), rows past
+// the last whole tile, against double.
 TEST_P(CpuTier, PackedGemvMatchesDoubleAtEveryColumnCount) {
   const GemvPackedFns& p = k().gemv_packed;
   if (p.pack == nullptr)
     GTEST_SKIP() << cpu_isa_name(GetParam()) << " has no packed gemv (avx512 tiers only)";
   const size_t m = 37, max_depth = 1043, w_row = max_depth + 5, x_row = max_depth + 3, ldc = m + 2;
-  const auto w = random_floats(m * w_row, -1, 1, 21);
+  auto w = random_floats(m * w_row, -1, 1, 21);
+  // Past the longest k, each W row's padding is NaN: a kernel that reads weights past k into its
+  // last vector (times X's zero padding) must not let them in.
+  for (size_t j = 0; j < m; ++j) {
+    std::fill(w.begin() + static_cast<std::ptrdiff_t>(j * w_row + max_depth),
+              w.begin() + static_cast<std::ptrdiff_t>((j + 1) * w_row),
+              std::numeric_limits<float>::quiet_NaN());
+  }
   const auto x = random_floats(size_t{kPackedMaxColumns} * x_row, -1, 1, 22);
   const auto as_i64 = [](size_t v) { return static_cast<int64_t>(v); };
-  // k: 16-wide steps with a tail, across one 128-long chunk, only a tail, and nothing.
-  for (size_t depth : {max_depth, size_t{130}, size_t{7}, size_t{0}}) {
-    for (size_t n = 1; n <= size_t{kPackedMaxColumns}; ++n) {
-      const size_t groups = (n + kPackedGroupColumns - 1) / kPackedGroupColumns;
-      std::vector<float> xt(groups * kPackedGroupColumns * depth, std::numeric_limits<float>::quiet_NaN());
-      p.pack(x.data(), as_i64(x_row), as_i64(n), as_i64(depth), xt.data());
-      std::vector<float> c(n * ldc, std::numeric_limits<float>::quiet_NaN());
-      p.gemv_f32(w.data(), w_row * sizeof(float), as_i64(m), xt.data(), as_i64(n), as_i64(depth), c.data(),
-                 as_i64(ldc));
-      for (size_t i = 0; i < n; ++i) {
-        for (size_t j = 0; j < m; ++j) {
-          double want = 0;
-          for (size_t t = 0; t < depth; ++t) want += double{w[j * w_row + t]} * x[i * x_row + t];
-          ASSERT_NEAR(c[i * ldc + j], want, 1e-4)
-              << "k " << depth << ", " << n << " columns: column " << i << ", row " << j;
-        }
-        for (size_t j = m; j < ldc; ++j) {  // the gaps between C's rows are not written
-          ASSERT_TRUE(std::isnan(c[i * ldc + j])) << "k " << depth << ", " << n << " columns";
+  for (int phases : {1, 2}) {
+    const size_t group = size_t{kPackedLanes} / static_cast<size_t>(phases);
+    const size_t max_n = phases == 1 ? size_t{kPackedMaxColumns} : 24;
+    // k: 16-wide steps with a tail, across one 128-long chunk, only a tail, and nothing.
+    for (size_t depth : {max_depth, size_t{130}, size_t{7}, size_t{0}}) {
+      const size_t vectors = (depth + static_cast<size_t>(phases) - 1) / static_cast<size_t>(phases);
+      for (size_t n = 1; n <= max_n; ++n) {
+        const size_t groups = (n + group - 1) / group;
+        std::vector<float> xt(groups * size_t{kPackedLanes} * vectors,
+                              std::numeric_limits<float>::quiet_NaN());
+        p.pack(x.data(), as_i64(x_row), as_i64(n), as_i64(depth), phases, xt.data());
+        std::vector<float> c(n * ldc, std::numeric_limits<float>::quiet_NaN());
+        p.gemv_f32(w.data(), w_row * sizeof(float), as_i64(m), xt.data(), as_i64(n), as_i64(depth), phases,
+                   c.data(), as_i64(ldc));
+        const auto where = [&] { return fmt::format("phases {}, k {}, {} columns", phases, depth, n); };
+        for (size_t i = 0; i < n; ++i) {
+          for (size_t j = 0; j < m; ++j) {
+            double want = 0;
+            for (size_t t = 0; t < depth; ++t) want += double{w[j * w_row + t]} * x[i * x_row + t];
+            ASSERT_NEAR(c[i * ldc + j], want, 1e-4) << where() << ": column " << i << ", row " << j;
+          }
+          for (size_t j = m; j < ldc; ++j) {  // the gaps between C's rows are not written
+            ASSERT_TRUE(std::isnan(c[i * ldc + j])) << where();
+          }
         }
       }
     }

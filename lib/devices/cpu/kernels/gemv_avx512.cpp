@@ -1,7 +1,7 @@
 // The avx512 tier's dot-product path for few columns (decode-like mul_mat, up to 32 X rows): W
 // streamed from memory once, plain full-row dot products for 1-4 columns and, from 5 on, 2 W
 // rows x 8 X rows register tiles over blocks of W rows and L1-sized chunks of k. (f32 weights
-// at 9-16 and 24-32 columns take gemv_packed_avx512.cpp instead.) Compiled with
+// at 5-32 columns take gemv_packed_avx512.cpp instead.) Compiled with
 // -mavx512f -mavx2 -mfma -mf16c, like matmul_avx512.cpp; see kernel_table.h for what this file
 // may include and define.
 // GCC 12 reports its own _mm512_undefined_*() placeholders inside the AVX-512 intrinsics as

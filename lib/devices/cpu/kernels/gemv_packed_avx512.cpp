@@ -1,9 +1,9 @@
 // The avx512 tier's packed-column decode path (GemvPackedFns, kernel_table.h): f32 W rows times
-// up to 32 X rows that op_mul_mat packed 16 to a vector, each weight broadcast against 16
-// columns at once. Compiled with -mavx512f -mavx2 -mfma -mf16c, like gemv_avx512.cpp; see
-// kernel_table.h for what this file may include and define.
-// GCC 12 reports its own _mm512_undefined_*() placeholders inside the AVX-512 intrinsics as
-// uninitialised (a known false positive); nothing in this file reads uninitialised data.
+// up to 32 X rows that op_mul_mat packed into vectors of 16 lanes (16 rows x 1 element, or 8 x
+// 2), each weight (or pair) broadcast against every X row of a vector at once. Compiled with -mavx512f -mavx2
+// -mfma -mf16c, like gemv_avx512.cpp; see kernel_table.h for what this file may include and define. GCC 12
+// reports its own _mm512_undefined_*() placeholders inside the AVX-512 intrinsics as uninitialised (a known
+// false positive); nothing in this file reads uninitialised data.
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
@@ -48,37 +48,75 @@ void transpose16(const __m512 r[16], float* out) {
   }
 }
 
-void pack_columns(const float* x, int64_t x_stride, int64_t n, int64_t k, float* xt) {
+// Phases 1: 16 X rows to a group, each vector one element of all 16 (transposed 16 x 16).
+void pack_single(const float* x, int64_t x_stride, int64_t n, int64_t k, float* xt) {
   const int64_t k16 = k / 16 * 16;
-  for (int64_t g = 0; g * kPackedGroupColumns < n; ++g) {
-    const float* xg = x + g * kPackedGroupColumns * x_stride;
-    const int64_t left = n - g * kPackedGroupColumns;
-    const int64_t rows = left < kPackedGroupColumns ? left : kPackedGroupColumns;
-    float* dst = xt + g * k * kPackedGroupColumns;
+  for (int64_t g = 0; g * kPackedLanes < n; ++g) {
+    const float* xg = x + g * kPackedLanes * x_stride;
+    const int64_t left = n - g * kPackedLanes;
+    const int64_t rows = left < kPackedLanes ? left : kPackedLanes;
+    float* dst = xt + g * k * kPackedLanes;
     for (int64_t t = 0; t < k16; t += 16) {
       __m512 r[16];
 #pragma GCC unroll 16
       for (int q = 0; q < 16; ++q)
         r[q] = q < rows ? _mm512_loadu_ps(xg + q * x_stride + t) : _mm512_setzero_ps();
-      transpose16(r, dst + t * kPackedGroupColumns);
+      transpose16(r, dst + t * kPackedLanes);
     }
     for (int64_t t = k16; t < k; ++t) {
-      for (int64_t q = 0; q < kPackedGroupColumns; ++q)
-        dst[t * kPackedGroupColumns + q] = q < rows ? xg[q * x_stride + t] : 0.0f;
+      for (int64_t q = 0; q < kPackedLanes; ++q)
+        dst[t * kPackedLanes + q] = q < rows ? xg[q * x_stride + t] : 0.0f;
     }
   }
 }
 
-// R W rows times V groups of 16 packed columns over k in [k0, k1) (k1 - k0 a multiple of 16
-// unless k1 = k), added to sums[r * V + v] (lane q: column 16 v + q), which start at zero when
-// `first`. Each step loads V X vectors and broadcasts one weight per row against them (an FMA
-// memory operand): R * V FMAs per R + V loads, fed by one weight and V X registers each, an
-// operand pattern that runs near the FMA peak on this CPU where the dot tiles' 2 x 8 ran at
+// Phases 2: groups of 8 rows, row by row, two elements at a time. X is at most a few hundred
+// KiB against W's tens of MiB, so plain copies do.
+void pack_pairs(const float* x, int64_t x_stride, int64_t n, int64_t k, float* xt) {
+  constexpr int P = 2;
+  constexpr int64_t kRows = kPackedLanes / P;
+  const int64_t kv = (k + P - 1) / P;
+  const int64_t padded_n = (n + kRows - 1) / kRows * kRows;
+  for (int64_t i = 0; i < padded_n; ++i) {
+    const float* xi = x + i * x_stride;
+    float* dst = xt + (i / kRows) * kv * kPackedLanes + P * (i % kRows);
+    for (int64_t t = 0; t < kv; ++t) {
+      for (int p = 0; p < P; ++p) {
+        const int64_t e = P * t + p;
+        dst[t * kPackedLanes + p] = i < n && e < k ? xi[e] : 0.0f;
+      }
+    }
+  }
+}
+
+void pack_columns(const float* x, int64_t x_stride, int64_t n, int64_t k, int phases, float* xt) {
+  if (phases == 2) return pack_pairs(x, x_stride, n, k, xt);
+  pack_single(x, x_stride, n, k, xt);
+}
+
+// P consecutive weights of a row repeated across the vector, lane P q + p = w[p]: a broadcast
+// load (vbroadcastss, folded into the FMA, or vbroadcastsd).
+template <int P>
+__m512 broadcast_weights(const float* w) {
+  static_assert(P == 1 || P == 2);
+  if constexpr (P == 1) {
+    return _mm512_set1_ps(*w);
+  } else {
+    return _mm512_castpd_ps(_mm512_set1_pd(*reinterpret_cast<const double*>(w)));
+  }
+}
+
+// R W rows times V groups of packed X (phases P) over k in [k0, k1) (k1 - k0 a multiple of 16
+// unless k1 = k), added to sums[r * V + v] (lane P q + p: X row (16 / P) v + q, phases p), which
+// start at zero when `first`. Each step loads V X vectors and broadcasts P weights per row
+// against them: R * V FMAs per R + V loads, each fed by one weight register and one X
+// register, an operand pattern that runs near the FMA peak where the dot tiles' 2 x 8 ran at
 // ~45% (docs/performance.md). 8 accumulators cover the FMA latency; 12 and 16 rows measured
 // slower (more W streams).
-template <int R, int V>
+template <int P, int R, int V>
 void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, int64_t k0, int64_t k1,
                  __m512* sums, bool first) {
+  const int64_t kv = (k + P - 1) / P;  // vectors per group
   __m512 acc[R][V];
   for (int r = 0; r < R; ++r) {
     for (int v = 0; v < V; ++v) acc[r][v] = first ? _mm512_setzero_ps() : sums[r * V + v];
@@ -89,26 +127,30 @@ void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, i
     for (int r = 0; r < R; ++r) {  // past the row's end on the last steps: a prefetch never faults
       _mm_prefetch(reinterpret_cast<const char*>(w + r * w_stride + kk) + kPrefetchBytes, _MM_HINT_T0);
     }
-    const float* xk = xt + kk * kPackedGroupColumns;
+    const float* xk = xt + kk / P * kPackedLanes;
 #pragma GCC unroll 16
-    for (int t = 0; t < 16; ++t) {
+    for (int t = 0; t < 16 / P; ++t) {
       __m512 xv[V];
       for (int v = 0; v < V; ++v) {
-        xv[v] = _mm512_loadu_ps(xk + (v * k + t) * kPackedGroupColumns);
+        xv[v] = _mm512_loadu_ps(xk + (v * kv + t) * kPackedLanes);
         __asm__("" : "+v"(xv[v]));  // one load per step, not one folded into each FMA
       }
 #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
-        const __m512 wb = _mm512_set1_ps(w[r * w_stride + kk + t]);
+        const __m512 wb = broadcast_weights<P>(w + r * w_stride + kk + P * t);
         for (int v = 0; v < V; ++v) acc[r][v] = _mm512_fmadd_ps(wb, xv[v], acc[r][v]);
       }
     }
   }
-  for (int64_t kk = k16; kk < k1; ++kk) {
+  // The tail (k1 = k): whole vectors, the weights past k taken as zero (W's next row, or
+  // nothing, lies there; X is zero there, but 0 x inf is not).
+  for (int64_t kk = k16; kk < k1; kk += P) {
     for (int r = 0; r < R; ++r) {
-      const __m512 wb = _mm512_set1_ps(w[r * w_stride + kk]);
+      float wt[P] = {};
+      for (int64_t p = 0; p < P && kk + p < k1; ++p) wt[p] = w[r * w_stride + kk + p];
+      const __m512 wb = broadcast_weights<P>(wt);
       for (int v = 0; v < V; ++v)
-        acc[r][v] = _mm512_fmadd_ps(wb, _mm512_loadu_ps(xt + (v * k + kk) * kPackedGroupColumns), acc[r][v]);
+        acc[r][v] = _mm512_fmadd_ps(wb, _mm512_loadu_ps(xt + (v * kv + kk / P) * kPackedLanes), acc[r][v]);
     }
   }
   for (int r = 0; r < R; ++r) {
@@ -116,17 +158,19 @@ void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, i
   }
 }
 
-// Rows of W per block: the block's sums (kBlockRows x V vectors, at most 8 KiB) stay in L1
+// Rows of W per block: the block's sums (kBlockRows x V vectors, at most 12 KiB) stay in L1
 // across the chunks of k.
 constexpr int64_t kBlockRows = 64;
 
 // Blocks of kBlockRows W rows, each in tiles of R rows (the last few one by one) over chunks of
-// `chunk` elements of k, then its lanes written to C. Two groups of packed X (32 columns, 512
-// KiB at k = 4096) do not fit L1, and streaming them from L2 bounded the 4 x 2 tiles: chunks of
-// 128 k (16 KiB of X) measured 1.2x there, 64 and 256 less. One group is as fast unchunked.
-template <int R, int V>
+// `chunk` elements of k, then each X row's P lanes added and written to C. Two groups of packed
+// X (32 columns, 512 KiB at k = 4096) do not fit L1, and streaming them from L2 bounded the 4 x 2
+// tiles: chunks of 128 k (16 KiB of X) measured 1.2x there, 64 and 256 less. One group is as
+// fast unchunked.
+template <int P, int R, int V>
 void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                  int64_t chunk, float* c, int64_t ldc) {
+  constexpr int64_t kRows = kPackedLanes / P;  // X rows per group
   alignas(64) __m512 sums[kBlockRows * V];
   for (int64_t j0 = 0; j0 < m; j0 += kBlockRows) {
     const int64_t rows = m - j0 < kBlockRows ? m - j0 : kBlockRows;
@@ -135,28 +179,39 @@ void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, i
       const int64_t k1 = k - k0 < chunk ? k : k0 + chunk;
       int64_t j = 0;
       for (; j + R <= rows; j += R)
-        column_tile<R, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
+        column_tile<P, R, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
       for (; j < rows; ++j)
-        column_tile<1, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
+        column_tile<P, 1, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
     }
     const auto* lanes = reinterpret_cast<const float*>(sums);
     for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t q = 0; q < n; ++q) c[q * ldc + j0 + r] = lanes[r * V * kPackedGroupColumns + q];
+      for (int64_t q = 0; q < n; ++q) {
+        const float* s = lanes + (r * V + q / kRows) * kPackedLanes + P * (q % kRows);
+        float sum = s[0];
+        for (int p = 1; p < P; ++p) sum += s[p];
+        c[q * ldc + j0 + r] = sum;
+      }
     }
   }
 }
 
-// 8 x 1 tiles over all of k up to 16 columns, 4 x 2 in chunks of 128 past them: 8 accumulators
-// either way.
+// One group: 8 x 1 tiles over all of k. More: tiles of 4 rows over chunks of 128 k, 8 or 12
+// accumulators. Phases 2 in two groups ran level with phases 1 at 12-16 columns, and in four
+// groups (2 x 4 tiles) at 0.74-0.93x of it at 28-32, so op_mul_mat takes phases 1 there.
 void gemv_packed_f32(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
-                     float* c, int64_t ldc) {
+                     int phases, float* c, int64_t ldc) {
   const auto* wf = static_cast<const float*>(w);
   const auto ws = static_cast<int64_t>(w_stride / sizeof(float));
-  if (n > kPackedGroupColumns) {
-    column_rows<4, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
-  } else {
-    column_rows<8, 1>(wf, ws, m, xt, n, k, k > 0 ? k : 1, c, ldc);  // chunk > 0 so that the loop ends
+  const int64_t rows = kPackedLanes / phases;  // X rows per group
+  const int64_t groups = (n + rows - 1) / rows;
+  const int64_t whole = k > 0 ? k : 1;  // chunk > 0 so that the loop ends
+  if (phases == 2) {
+    if (groups == 3) return column_rows<2, 4, 3>(wf, ws, m, xt, n, k, 128, c, ldc);
+    if (groups == 2) return column_rows<2, 4, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
+    return column_rows<2, 8, 1>(wf, ws, m, xt, n, k, whole, c, ldc);
   }
+  if (groups == 2) return column_rows<1, 4, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
+  column_rows<1, 8, 1>(wf, ws, m, xt, n, k, whole, c, ldc);
 }
 
 }  // namespace

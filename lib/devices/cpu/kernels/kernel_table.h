@@ -56,18 +56,23 @@ using GemvFn = void (*)(const void* w, size_t w_stride, int64_t m, const float* 
                         int64_t n, int64_t k, float* c, int64_t ldc);
 
 // The packed-column decode path for f32 weights (the avx512 tier; null elsewhere, where
-// op_mul_mat keeps gemv). X is packed once per op in groups of kPackedGroupColumns rows, each
-// group k vectors of 16 floats: xt[(g * k + t) * 16 + q] = X[16 g + q][t], and 0 for rows past
-// n. So one 64-byte load holds element t of 16 X rows, and each weight is broadcast against it.
-inline constexpr int64_t kPackedGroupColumns = 16;
+// op_mul_mat keeps gemv). X is packed once per op into vectors of 16 floats that each hold
+// `phases` (1 or 2) consecutive k elements of 16 / phases X rows, in groups of 16 / phases
+// rows of kv = ceil(k / phases) vectors:
+//   xt[(g * kv + t) * 16 + phases * q + p] = X[(16 / phases) g + q][phases t + p],
+// and 0 for rows past n and elements past k. The kernel broadcasts the same `phases` weights of
+// a W row to every row's lanes (one FMA per vector, whatever `phases` is) and adds each X row's
+// `phases` lanes at the end, so one FMA covers phases x (16 / phases) = 16 products: every lane
+// works when n fills the group.
+inline constexpr int64_t kPackedLanes = 16;
 inline constexpr int64_t kPackedMaxColumns = 32;
 struct GemvPackedFns {
-  // X rows [0, n) (n <= kPackedMaxColumns, stride in floats), k elements each, into xt:
-  // ceil(n / 16) * 16 * k floats.
-  void (*pack)(const float* x, int64_t x_stride, int64_t n, int64_t k, float* xt);
-  // The same C as GemvFn with f32 W, from packed X.
-  void (*gemv_f32)(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k, float* c,
-                   int64_t ldc);
+  // X rows [0, n) (stride in floats), k elements each, into xt: ceil(n / (16 / phases)) groups,
+  // 16 * kv floats each. n <= kPackedMaxColumns with phases 1, 24 with phases 2 (three groups).
+  void (*pack)(const float* x, int64_t x_stride, int64_t n, int64_t k, int phases, float* xt);
+  // The same C as GemvFn with f32 W, from X packed with the same n, k and phases.
+  void (*gemv_f32)(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
+                   int phases, float* c, int64_t ldc);
 };
 
 // The AMX path for bf16 weights (tier amx only; null elsewhere). Packed in 16-row panels of

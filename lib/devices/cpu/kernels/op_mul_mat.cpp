@@ -16,15 +16,19 @@ namespace {
 constexpr int64_t kGemvMaxColumns = 32;
 constexpr int64_t kGemvRowsPerTask = 64;
 
-// Where the tier has gemv_packed, f32 weights take it from 9 columns on when X's last group of
-// 16 is at least half full (9-16 and 24-32). It costs one FMA per weight per group, however many
-// of the group's columns are real, and measured against the dot tiles 1.06-1.11x at 9-10,
-// 1.0-1.3x at 16, 1.02-1.12x at 24 and 1.3x at 32, but 0.83-0.90x at 17-20; up to 8 the dot
-// tiles reach 1.06x triad on a quiet host, more than one FMA per weight allows there
-// (docs/performance.md).
-bool packed_pays(int64_t n) {
-  const int64_t last = n % kPackedGroupColumns;
-  return n > 8 && n <= kPackedMaxColumns && (last == 0 || last >= kPackedGroupColumns / 2);
+// Where the tier has gemv_packed, f32 weights at 5-32 columns take it, with the phases that
+// waste the fewest lanes for the fewest FMAs: 2 (8 X rows x 2 elements a vector) at 5-8 and
+// 17-24 columns, 1 (16 rows x 1) at 9-16 and 25-32. Every choice feeds each FMA from one
+// broadcast weight register and one X register, the pattern that keeps the FMA units busy where
+// the dot tiles' 2 x 8 ran at ~45% of peak. Returns 0 where the dot path runs: one column, and
+// 2-4, where both stream W at the memory bandwidth (phases 4 there, 4 rows x 4, measured
+// 0.85-1.1x the dot path through the library). Measured in one process on a Zen 5 host
+// (docs/performance.md): at 5-8 columns 1.5-2.3x the dot tiles, 1.2-1.5x through the library;
+// at 17-24 1.9-2.2x the dot tiles and 1.3x phases 1 at 24; phases 1 at 9-16 and 25-32, 1.0-1.3x
+// the dot tiles on an Intel host, is 1.7-2.3x them here.
+int packed_phases(int64_t n) {
+  if (n <= 4 || n > kPackedMaxColumns) return 0;
+  return n <= 8 || (n > 16 && n <= 24) ? 2 : 1;
 }
 
 // The avx512 dot path's tiles for more than four columns read eight X rows in step from L1
@@ -37,9 +41,10 @@ constexpr int64_t kPadXMinColumns = 5;
 
 int64_t padded_x_stride(int64_t k) { return k + ((128 - k) % 1024 + 1024) % 1024; }
 
-size_t packed_floats(int64_t n, int64_t k) {
-  const int64_t groups = (n + kPackedGroupColumns - 1) / kPackedGroupColumns;
-  return static_cast<size_t>(groups * kPackedGroupColumns * k);
+size_t packed_floats(int64_t n, int64_t k, int phases) {
+  const int64_t rows = kPackedLanes / phases;  // X rows per group
+  const int64_t groups = (n + rows - 1) / rows;
+  return static_cast<size_t>(groups * kPackedLanes * ((k + phases - 1) / phases));
 }
 
 WeightType weight_type(DType t) {
@@ -50,8 +55,8 @@ WeightType weight_type(DType t) {
 struct MulMatLayout {
   bool gather_w = false;  // w's rows are strided: copied to contiguous f32 first
   bool gather_x = false;
-  bool packed = false;  // x is packed for gemv_packed (kernel_table.h), not padded
-  bool pad_x = false;   // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
+  int phases = 0;      // x is packed for gemv_packed with these phases (kernel_table.h), not padded
+  bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
   bool gemm = false;
   bool amx = false;  // the gemm runs on AMX tiles (bf16 weights, tier amx)
   size_t w_offset = 0, x_offset = 0, xt_offset = 0, gemm_offset = 0, total = 0;
@@ -63,8 +68,8 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   MulMatLayout l;
   l.gather_w = w.nb[0] != dtype_size(w.type);
   l.gemm = x.ne[1] > kGemvMaxColumns;
-  l.packed = !l.gemm && w.type == DType::F32 && packed_pays(x.ne[1]) && k.gemv_packed.pack != nullptr;
-  l.pad_x = !l.gemm && !l.packed && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
+  if (!l.gemm && w.type == DType::F32 && k.gemv_packed.pack != nullptr) l.phases = packed_phases(x.ne[1]);
+  l.pad_x = !l.gemm && l.phases == 0 && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
   l.amx = l.gemm && !l.gather_w && cpu_amx_applies(k, weight_type(w.type));
   if (l.gather_w) {
@@ -76,10 +81,10 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
     const int64_t row = l.pad_x ? padded_x_stride(x.ne[0]) : x.ne[0];
     l.total += align_up(static_cast<size_t>(x.nrows() * row) * sizeof(float));
   }
-  if (l.packed) {
+  if (l.phases != 0) {
     l.xt_offset = l.total;
-    l.total +=
-        align_up(static_cast<size_t>(x.ne[2] * x.ne[3]) * packed_floats(x.ne[1], x.ne[0]) * sizeof(float));
+    l.total += align_up(static_cast<size_t>(x.ne[2] * x.ne[3]) * packed_floats(x.ne[1], x.ne[0], l.phases) *
+                        sizeof(float));
   }
   if (l.gemm) {
     l.gemm_offset = l.total;
@@ -131,27 +136,29 @@ GemmProblem batch_problem(const Tensor& node, const Tensor& w, const Tensor& x, 
 }
 
 // x's batches packed for gemv_packed into xt, one batch per task.
-void pack_x(KernelContext& ctx, const Tensor& x, float* xt) {
+void pack_x(KernelContext& ctx, const Tensor& x, int phases, float* xt) {
   const int64_t batches = x.ne[2] * x.ne[3];
-  const size_t per_batch = packed_floats(x.ne[1], x.ne[0]);
+  const size_t per_batch = packed_floats(x.ne[1], x.ne[0], phases);
   const int64_t tasks = task_count(batches, x.ne[1] * x.ne[0], ctx.threads());
   ctx.parallel(tasks, [&](int64_t task, int) {
     const Range r = split_range(batches, tasks, task);
     for (int64_t b = r.begin; b < r.end; ++b) {
       const auto* xb = reinterpret_cast<const float*>(element_ptr(x, 0, {0, b % x.ne[2], b / x.ne[2]}));
-      ctx.k().gemv_packed.pack(xb, static_cast<int64_t>(x.nb[1] / sizeof(float)), x.ne[1], x.ne[0],
+      ctx.k().gemv_packed.pack(xb, static_cast<int64_t>(x.nb[1] / sizeof(float)), x.ne[1], x.ne[0], phases,
                                xt + static_cast<size_t>(b) * per_batch);
     }
   });
 }
 
-// Tasks of 64 W rows of one batch; from packed X when xt is set (pack_x), else from x.
-void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, const float* xt) {
+// Tasks of 64 W rows of one batch; from X packed with `phases` when xt is set (pack_x), else
+// from x.
+void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, const float* xt,
+              int phases) {
   const int64_t batches = x.ne[2] * x.ne[3];
   const int64_t chunks = (w.ne[1] + kGemvRowsPerTask - 1) / kGemvRowsPerTask;
   const int64_t units = batches * chunks;
   const int64_t tasks = task_count(units, kGemvRowsPerTask * w.ne[0] * x.ne[1], ctx.threads());
-  const size_t per_batch = packed_floats(x.ne[1], x.ne[0]);
+  const size_t per_batch = xt != nullptr ? packed_floats(x.ne[1], x.ne[0], phases) : 0;
   ctx.parallel(tasks, [&](int64_t task, int) {
     const Range r = split_range(units, tasks, task);
     for (int64_t u = r.begin; u < r.end; ++u) {
@@ -161,7 +168,7 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
       const void* wj = static_cast<const std::byte*>(p.w) + static_cast<size_t>(j0) * p.w_stride;
       if (xt != nullptr) {
         ctx.k().gemv_packed.gemv_f32(wj, p.w_stride, rows, xt + static_cast<size_t>(b) * per_batch, p.n, p.k,
-                                     p.c + j0, p.ldc);
+                                     phases, p.c + j0, p.ldc);
       } else {
         ctx.k().gemv[static_cast<int>(p.wt)](wj, p.w_stride, rows, p.x, p.x_stride, p.n, p.k, p.c + j0,
                                              p.ldc);
@@ -185,9 +192,9 @@ void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
                                            l.pad_x ? padded_x_stride(x0.ne[0]) : x0.ne[0])
                               : x0;
   if (!l.gemm) {
-    float* xt = l.packed ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
-    if (xt != nullptr) pack_x(ctx, x, xt);
-    run_gemv(ctx, node, w, x, xt);
+    float* xt = l.phases != 0 ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
+    if (xt != nullptr) pack_x(ctx, x, l.phases, xt);
+    run_gemv(ctx, node, w, x, xt, l.phases);
     return;
   }
   for (int64_t c3 = 0; c3 < x.ne[3]; ++c3) {
