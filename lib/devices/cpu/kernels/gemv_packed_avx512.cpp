@@ -95,14 +95,15 @@ void pack_columns(const float* x, int64_t x_stride, int64_t n, int64_t k, int ph
 }
 
 // P consecutive weights of a row repeated across the vector, lane P q + p = w[p]: a broadcast
-// load (vbroadcastss, folded into the FMA, or vbroadcastsd).
+// load (vbroadcastss, folded into the FMA, or vpbroadcastq; the pair is only 4-byte aligned,
+// which _mm_loadl_epi64 allows).
 template <int P>
 __m512 broadcast_weights(const float* w) {
   static_assert(P == 1 || P == 2);
   if constexpr (P == 1) {
     return _mm512_set1_ps(*w);
   } else {
-    return _mm512_castpd_ps(_mm512_set1_pd(*reinterpret_cast<const double*>(w)));
+    return _mm512_castsi512_ps(_mm512_broadcastq_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(w))));
   }
 }
 
