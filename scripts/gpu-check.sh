@@ -5,6 +5,8 @@
 #   2. the conformance suite on every CUDA device,
 #   3. `bkctl devices --json` and `--verbose`,
 #   4. the same GPU through Vulkan (NVIDIA's Vulkan driver): conformance and bench,
+#   4b. `bkctl sched --run` on CUDA0 + CPU and on that Vulkan device + CPU, weights in host
+#      memory (the batched mul_mats offloaded), checked against the CPU alone,
 #   5. `bkctl bench --device CUDA0 --json` when bkctl has a bench command,
 #   6. cuda_perf_check: bk's BF16/F16/F32 MUL_MAT at 8192^3 beside cuBLAS alone, and copy
 #      bandwidths beside cudaMemcpy, in the same process (so ratios come from one run),
@@ -166,6 +168,17 @@ else
   failed=1
   record "vulkan on this GPU" FAILED "no Vulkan device with CUDA0's PCI bus id (install NVIDIA's Vulkan ICD; see devices.json)"
 fi
+
+# --- the scheduler ----------------------------------------------------------------------------
+# Weights in host memory: the GPU asks for the batched mul_mats (offload_op), the rest stays on
+# the CPU, and --run checks the split result against the CPU alone (exit 1 above the limit).
+sched_run() {  # sched_run DEVICE LOG
+  run_step "sched $1,CPU --run" 60 "$2" "$bkctl" sched --graph transformer --devices "$1,CPU" --run || true
+  [ -f "$out/$2" ] && summary[-1]+=" ($(grep -m1 '^nodes per backend' "$out/$2" | cut -d: -f2 | xargs))"
+  return 0
+}
+sched_run CUDA0 sched_cuda.txt
+[ -z "$vulkan" ] || sched_run "$vulkan" sched_vulkan.txt
 
 # --- benchmarks -------------------------------------------------------------------------------
 if "$bkctl" bench --help >/dev/null 2>&1; then

@@ -50,6 +50,10 @@ std::vector<KnownFailure> Device::known_conformance_failures() const { return {}
 
 bool Device::offload_op(const Tensor& /*node*/) const { return false; }
 
+bool is_batched_mul_mat(const Tensor& node) noexcept {
+  return node.op == Op::mul_mat && node.src[1] != nullptr && node.src[1]->ne[1] >= kOffloadMinRows;
+}
+
 BufferType* Device::host_buffer_type() { return nullptr; }
 
 std::unique_ptr<Buffer> Device::buffer_from_host_ptr(void* /*ptr*/, size_t size) {

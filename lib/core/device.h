@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ struct MemoryInfo {
   size_t free = 0;
   size_t total = 0;
 };
+
+// The offload policy GPU devices share: a mul_mat whose activations have at least
+// kOffloadMinRows rows (a prompt or a batch, not one token) does enough work per weight byte to
+// be worth copying its weight from host memory to the device.
+inline constexpr int64_t kOffloadMinRows = 32;
+bool is_batched_mul_mat(const Tensor& node) noexcept;
 
 // A conformance case a device declares it fails (see Device::known_conformance_failures).
 struct KnownFailure {
@@ -80,7 +87,7 @@ class Device {
   virtual std::vector<KnownFailure> known_conformance_failures() const;
   virtual bool supports_buffer_type(const BufferType& type) const = 0;
   // True when the device wants this op even though its weights live in host memory (a GPU
-  // that is worth the transfer for a large matmul). Default: no.
+  // that is worth the transfer for a large matmul; see is_batched_mul_mat). Default: no.
   virtual bool offload_op(const Tensor& node) const;
 
   virtual BufferType& buffer_type() = 0;

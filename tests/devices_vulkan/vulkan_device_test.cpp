@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/graph.h"
+#include "core/ops.h"
 #include "vulkan_test_util.h"
 
 namespace bk::test {
@@ -145,6 +146,17 @@ TEST(VulkanDevice, SupportsKernelOpsAndExplainsRefusals) {
             std::string::npos)
       << dev->unsupported_reason(isum);
   EXPECT_FALSE(dev->offload_op(sum));
+}
+
+TEST(VulkanDevice, OnlyGpusAskForBatchedMulMats) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  GraphBuilder b;
+  Tensor& w = b.weight(DType::F32, {64, 64, 1, 1}, "w");
+  Tensor& batch = ops::mul_mat(b, w, b.input(DType::F32, {64, kOffloadMinRows, 1, 1}, "x"));
+  Tensor& token = ops::mul_mat(b, w, b.input(DType::F32, {64, 1, 1, 1}, "t"));
+  // A CPU-type device (lavapipe) shares the host's cores: moving the weight buys nothing.
+  EXPECT_EQ(dev->offload_op(batch), dev->type() != DeviceType::cpu);
+  EXPECT_FALSE(dev->offload_op(token));
 }
 
 }  // namespace

@@ -48,10 +48,7 @@ std::string CudaDevice::unsupported_reason(const Tensor& node) const {
   return why.empty() ? why : fmt::format("{}: {}", name_, why);
 }
 
-bool CudaDevice::offload_op(const Tensor& node) const {
-  constexpr int64_t kMinRows = 32;
-  return node.op == Op::mul_mat && node.src[1] != nullptr && node.src[1]->ne[1] >= kMinRows;
-}
+bool CudaDevice::offload_op(const Tensor& node) const { return is_batched_mul_mat(node); }
 
 bool CudaDevice::holds(const Tensor& tensor) const noexcept {
   return tensor.buffer != nullptr && &tensor.buffer->type() == &device_buffers_;

@@ -79,6 +79,10 @@ std::string VulkanDevice::unsupported_reason(const Tensor& node) const {
   return vulkan_unsupported_reason(info_, name_, node);
 }
 
+bool VulkanDevice::offload_op(const Tensor& node) const {
+  return type() != DeviceType::cpu && is_batched_mul_mat(node);
+}
+
 size_t VulkanDevice::pipelines_created() const {
   std::lock_guard lock(context_mutex_);
   return context_ ? context_->pipelines_created() : 0;

@@ -48,6 +48,10 @@ class VulkanDevice : public Device {
   bool supports_op(const Tensor& node) const override;
   std::string unsupported_reason(const Tensor& node) const override;
   bool supports_buffer_type(const BufferType& type) const override;
+  // GPUs (discrete, virtual, integrated) ask for batched mul_mats (is_batched_mul_mat) whose
+  // weights are in host memory; a CPU-type device such as lavapipe never does: it runs on the
+  // host's own cores, slower than the CPU backend, so the copy buys nothing.
+  bool offload_op(const Tensor& node) const override;
 
   BufferType& buffer_type() override { return device_buffers_; }
   BufferType* host_buffer_type() override;
