@@ -162,6 +162,42 @@ TEST(VulkanFastPaths, ElementwiseFlatOffsetViews) {
   EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-6), 0u);
 }
 
+// Rows longer than one workgroup's share (4096 items on a CPU device, 256 on a GPU), so that
+// several workgroups stride over each row of the general element-wise kernel: odd rows (the
+// scalar path) with b broadcast, vec4 rows with b broadcast, and the copy kernel on cont of a
+// transposed tensor (every row strided).
+TEST(VulkanFastPaths, ElementwiseLongRows) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  for (const int64_t n0 : {int64_t{9001}, int64_t{32772}}) {
+    GraphBuilder b;
+    Tensor& x = b.input(DType::F32, {n0, 2, 1, 1}, "x");
+    Tensor& y = b.input(DType::F32, {n0, 1, 1, 1}, "y");
+    Tensor& r = ops::add(b, x, y);
+    Graph g = b.build({&r});
+    PlacedGraph p(*dev, g);
+    const std::vector<float> xv = values(static_cast<size_t>(n0 * 2), 10),
+                             yv = values(static_cast<size_t>(n0), 11);
+    PlacedGraph::set(x, xv);
+    PlacedGraph::set(y, yv);
+    run(*dev, g);
+    std::vector<double> want(xv.size());
+    for (size_t i = 0; i < want.size(); ++i) want[i] = double{xv[i]} + yv[i % static_cast<size_t>(n0)];
+    EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 1e-6), 0u) << "rows of " << n0;
+  }
+  const int64_t n = 9001;
+  GraphBuilder b;
+  Tensor& x = b.input(DType::F32, {3, n, 1, 1}, "x");
+  Tensor& r = ops::cont(b, ops::transpose(b, x));  // r[i1][i0] = x[i0][i1]: rows of n
+  Graph g = b.build({&r});
+  PlacedGraph p(*dev, g);
+  const std::vector<float> xv = values(static_cast<size_t>(3 * n), 12);
+  PlacedGraph::set(x, xv);
+  run(*dev, g);
+  std::vector<double> want(xv.size());
+  for (size_t i = 0; i < want.size(); ++i) want[i] = xv[i % n * 3 + i / n];
+  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 0), 0u) << "cont of a transpose";
+}
+
 // d = w x for w: K x M, x: K x N, against a double reference.
 void check_mul_mat(Device& dev, DType wtype, int64_t m, int64_t n, int64_t k) {
   GraphBuilder b;

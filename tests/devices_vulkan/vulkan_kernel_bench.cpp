@@ -1,13 +1,14 @@
 // A kernel benchmark for Vulkan0 next to the built-in CPU device (not a test): mul_mat GFLOP/s
-// per weight dtype and shape, add bandwidth and, as the ceiling add is measured against, the
-// same bytes through a buffer copy (vkCmdCopyBuffer on Vulkan, memcpy on the CPU). Each case
-// runs one warm-up (which also creates the pipeline) and then `reps` compute + synchronize
-// rounds; the median round is reported, with the fastest in brackets. Both devices run every
-// case in the same process, one after the other, so their numbers are side by side.
+// per weight dtype and shape, add bandwidth (the fast path and the plain per-element kernel)
+// and, as the ceiling add is measured against, the same bytes through a buffer copy (vkCmdCopyBuffer on
+// Vulkan, memcpy on the CPU). Each case runs one warm-up (which also creates the pipeline) and then `reps`
+// compute + synchronize rounds; the median round is reported, with the fastest in brackets. Both devices run
+// every case in the same process, one after the other, so their numbers are side by side.
 //
 //   export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json MESA_SHADER_CACHE_DISABLE=true
 //   build/bin/vulkan_kernel_bench [--big] [--reps R] [--vulkan-only] [--only TEXT]   the table
 //   build/bin/vulkan_kernel_bench M N K [reps]                           one mul_mat shape, every dtype
+//   build/bin/vulkan_kernel_bench [--reps R] --profile transformer       each node alone, slowest first
 //
 // --big adds mul_mat at 2048^3 (slow on a CPU Vulkan driver); --only TEXT runs the cases whose
 // label contains TEXT ("add", "copy", "f16 M=4096").
@@ -19,11 +20,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/ops.h"
+#include "sched/model_graphs.h"
 #include "vulkan_graph_util.h"
 #include "vulkan_test_util.h"
 
@@ -79,15 +82,22 @@ void mul_mat(Device& dev, Backend& backend, DType w, int64_t m, int64_t n, int64
   print_row(dev, label, time_graph(backend, g, reps), 2.0 * static_cast<double>(m * n * k), "GFLOP/s");
 }
 
-void add(Device& dev, Backend& backend, int64_t n, int reps) {
-  const std::string label = fmt::format("add f32 n={} (3 x 4 B/element)", n);
+// add over `rows` rows of `row` elements. One row of a multiple of 4 takes the flat vec4 kernel
+// on Vulkan; rows of an odd length take the general one, an element per invocation: the plain
+// vector add, measured in the same run as a reference for what the fast path buys.
+void add(Device& dev, Backend& backend, int64_t row, int64_t rows, int reps, int64_t b_rows = -1) {
+  if (b_rows < 0) b_rows = rows;
+  const std::string label =
+      rows == 1 ? fmt::format("add f32 n={} (3 x 4 B/element)", row)
+                : fmt::format("add f32 {} x {} rows + {} (general kernel)", row, rows, b_rows);
   if (!selected(label)) return;
   GraphBuilder b;
-  Tensor& r = ops::add(b, b.input(DType::F32, {n, 1, 1, 1}, "a"), b.input(DType::F32, {n, 1, 1, 1}, "b"));
+  Tensor& r =
+      ops::add(b, b.input(DType::F32, {row, rows, 1, 1}, "a"), b.input(DType::F32, {row, b_rows, 1, 1}, "b"));
   Graph g = b.build({&r});
   PlacedGraph p(dev, g);
   p.buffer().clear(0x3C);
-  print_row(dev, label, time_graph(backend, g, reps), 12.0 * static_cast<double>(n), "GB/s   ");
+  print_row(dev, label, time_graph(backend, g, reps), 12.0 * static_cast<double>(row * rows), "GB/s   ");
 }
 
 // The same bytes through the device's own copy: copy_tensor_async between two tensors of one
@@ -129,6 +139,36 @@ void peak(Device& dev, Backend& backend, DType type, int reps) {
   }
 }
 
+// --profile NAME: every node of a built-in model graph (sched/model_graphs.h, default sizes)
+// computed alone, one after the other, each timed as a one-node graph (its dispatch and
+// synchronize included), slowest first: where a whole graph's time goes on this device.
+void profile(Device& dev, std::string_view name, int reps) {
+  Graph g = build_model_graph(name, ModelParams{});
+  PlacedGraph p(dev, g);
+  p.buffer().clear(0x3C);
+  auto backend = dev.init_backend();
+  struct Row {
+    const Tensor* node;
+    double seconds;
+  };
+  std::vector<Row> rows;
+  double total = 0;
+  for (Tensor* node : g.nodes()) {
+    if (node->is_view()) continue;
+    Graph one = Graph::borrow(std::span<Tensor* const>(&node, 1));
+    rows.push_back({node, time_graph(*backend, one, reps).median});
+    total += rows.back().seconds;
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.seconds > y.seconds; });
+  fmt::print("{} {}: {} nodes computed one at a time, {:.3f} ms in all\n", dev.name(), name, rows.size(),
+             total * 1e3);
+  for (const Row& r : rows) {
+    fmt::print("{:>9.1f} us  {:5.1f}%  {:10} {:20} [{}, {}, {}, {}]\n", r.seconds * 1e6,
+               100 * r.seconds / total, op_name(r.node->op), r.node->name, r.node->ne[0], r.node->ne[1],
+               r.node->ne[2], r.node->ne[3]);
+  }
+}
+
 void table(Device& dev, bool big, int reps) {
   auto backend = dev.init_backend();
   for (DType t : {DType::F32, DType::F16}) peak(dev, *backend, t, reps);
@@ -138,7 +178,10 @@ void table(Device& dev, bool big, int reps) {
   }
   for (DType w : {DType::F32, DType::F16, DType::BF16}) mul_mat(dev, *backend, w, 4096, 32, 4096, reps);
   for (DType w : {DType::F32, DType::F16, DType::BF16}) mul_mat(dev, *backend, w, 4096, 1, 4096, reps);
-  add(dev, *backend, int64_t{1} << 24, reps);
+  add(dev, *backend, int64_t{1} << 24, 1, reps);
+  add(dev, *backend, 4095, 4097, reps);  // 16.8 M elements, about as many as the flat case
+  add(dev, *backend, 4096, 4096, reps, 1);
+  add(dev, *backend, 4095, 4097, reps, 1);
   copy(dev, *backend, int64_t{1} << 24, reps);
 }
 
@@ -164,6 +207,9 @@ int run(int argc, char** argv) {
       big = true;
     } else if (a == "--vulkan-only") {
       vulkan_only = true;
+    } else if (a == "--profile" && i + 1 < argc) {
+      profile(*dev, argv[++i], reps);
+      return 0;
     } else if (a == "--only" && i + 1 < argc) {
       g_only = argv[++i];
     } else if (a == "--reps" && i + 1 < argc) {
@@ -171,7 +217,8 @@ int run(int argc, char** argv) {
     } else {
       fmt::print(
           stderr,
-          "usage: vulkan_kernel_bench [--big] [--reps R] [--vulkan-only] [--only TEXT] | M N K [reps]\n");
+          "usage: vulkan_kernel_bench [--big] [--reps R] [--vulkan-only] [--only TEXT] | M N K [reps] | "
+          "[--reps R] --profile GRAPH\n");
       return 2;
     }
   }

@@ -44,6 +44,10 @@ class VulkanRecorder {
   VulkanRecorder(VulkanContext& ctx, VulkanStream& stream, VulkanDescriptorArena& descriptors);
 
   const VulkanContext& context() const noexcept { return ctx_; }
+  // VulkanPipelines::specialized_width of the kernel on this device.
+  uint32_t specialized_width(VulkanKernel kernel) const noexcept {
+    return pipelines_.specialized_width(kernel);
+  }
   // t (a whole number of four-element texels) can be a texel kernel's a or b. Throws nothing.
   bool texel_bindable(const Tensor& t) const noexcept;
 

@@ -46,6 +46,15 @@ bool flat_vec4(const Tensor& t, const Tensor& a) {
          reinterpret_cast<uintptr_t>(t.data) % (4 * sizeof(float)) == 0;
 }
 
+// Row items each invocation of the general element-wise kernel takes on. On a CPU device
+// (lavapipe) a workgroup's setup (its row's indices, integer divisions included, worked out
+// lane by lane) costs more than a few hundred items, so a narrow workgroup walks a whole row of
+// up to 4096 items, and longer rows are split only for parallelism (dispatch_rows caps the
+// blocks per row). GPUs keep one item per invocation, the most parallel grid.
+uint32_t items_per_invocation(const VulkanContext& ctx) {
+  return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 512 : 1;
+}
+
 // The element-wise kernels of one op: general, elementwise_flat.glsl, and that reading a and
 // b as texels (faster on lavapipe where the device can; see vk_dispatch.h for when it can).
 struct ElementwiseKernels {
@@ -54,10 +63,10 @@ struct ElementwiseKernels {
   VulkanKernel texel;
 };
 
+// b: the second operand of a binary op, nullptr for a unary one.
 void record_elementwise(VulkanRecorder& rec, const ElementwiseKernels& kernels, const Tensor& node,
-                        float f0 = 0) {
+                        const Tensor* b, float f0 = 0) {
   const Tensor& a = *node.src[0];
-  const Tensor* b = node.src[1];
   if (flat_vec4(a, a) && flat_vec4(node, a) && (b == nullptr || flat_vec4(*b, a))) {
     VulkanKernelArgs args = args_for(a, b, node);
     args.f0 = f0;
@@ -72,7 +81,8 @@ void record_elementwise(VulkanRecorder& rec, const ElementwiseKernels& kernels, 
   VulkanKernelArgs args = args_for(a, b, node, vec4 ? 1 : 0);
   args.f0 = f0;
   rec.dispatch_rows(kernel, args, {&a, b, &node}, static_cast<uint64_t>(vec4 ? a.ne[0] / 4 : a.ne[0]),
-                    static_cast<uint64_t>(a.nrows()), kElementGroup);
+                    static_cast<uint64_t>(a.nrows()),
+                    rec.specialized_width(kernel) * items_per_invocation(rec.context()));
 }
 
 void record_rows(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, const Tensor* b, float f0,
@@ -175,20 +185,20 @@ void vulkan_record_node(VulkanRecorder& rec, const Tensor& node) {
   switch (node.op) {
     case Op::add:
       return record_elementwise(rec, {VulkanKernel::add, VulkanKernel::add_flat, VulkanKernel::add_texel},
-                                node);
+                                node, node.src[1]);
     case Op::mul:
       return record_elementwise(rec, {VulkanKernel::mul, VulkanKernel::mul_flat, VulkanKernel::mul_texel},
-                                node);
+                                node, node.src[1]);
     case Op::scale:
       return record_elementwise(rec,
                                 {VulkanKernel::scale, VulkanKernel::scale_flat, VulkanKernel::scale_texel},
-                                node, scale_factor(node));
+                                node, nullptr, scale_factor(node));
     case Op::silu:
       return record_elementwise(rec, {VulkanKernel::silu, VulkanKernel::silu_flat, VulkanKernel::silu_texel},
-                                node);
+                                node, nullptr);
     case Op::gelu:
       return record_elementwise(rec, {VulkanKernel::gelu, VulkanKernel::gelu_flat, VulkanKernel::gelu_texel},
-                                node);
+                                node, nullptr);
     case Op::mul_mat:
       return record_mul_mat(rec, node);
     case Op::rms_norm:
@@ -200,8 +210,12 @@ void vulkan_record_node(VulkanRecorder& rec, const Tensor& node) {
       return record_rope(rec, node);
     case Op::get_rows:
       return record_copy(rec, VulkanKernel::get_rows, node, node.src[1]);
-    case Op::cpy:
+    case Op::cpy:  // src[1] is the destination, which the node views
     case Op::cont:
+      if (same_shape(*node.src[0], node)) {
+        return record_elementwise(
+            rec, {VulkanKernel::copy, VulkanKernel::copy_flat, VulkanKernel::copy_texel}, node, nullptr);
+      }
       return record_copy(rec, VulkanKernel::cpy, node, nullptr);
     case Op::none:
     case Op::reshape:

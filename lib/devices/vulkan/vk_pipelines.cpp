@@ -25,16 +25,19 @@ constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
     "rope",
     "get_rows",
     "cpy",
+    "copy",
     "add_flat",
     "mul_flat",
     "scale_flat",
     "silu_flat",
     "gelu_flat",
+    "copy_flat",
     "add_texel",
     "mul_texel",
     "scale_texel",
     "silu_texel",
     "gelu_texel",
+    "copy_texel",
     "mul_mat_f32",
     "mul_mat_f16",
     "mul_mat_bf16",
@@ -71,7 +74,7 @@ std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept {
 }
 
 bool vulkan_kernel_reads_texels(VulkanKernel kernel) noexcept {
-  return (kernel >= VulkanKernel::add_texel && kernel <= VulkanKernel::gelu_texel) ||
+  return (kernel >= VulkanKernel::add_texel && kernel <= VulkanKernel::copy_texel) ||
          (kernel >= VulkanKernel::mul_mat_lanes_sg_texel_f32 &&
           kernel <= VulkanKernel::mul_mat_lanes_sg_texel_bf16);
 }
@@ -141,6 +144,24 @@ size_t VulkanPipelines::created() const {
   return n;
 }
 
+uint32_t VulkanPipelines::specialized_width(VulkanKernel kernel) const noexcept {
+  const bool cpu = ctx_.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  switch (kernel) {
+    case VulkanKernel::add:
+    case VulkanKernel::mul:
+    case VulkanKernel::scale:
+    case VulkanKernel::silu:
+    case VulkanKernel::gelu:
+    case VulkanKernel::copy:
+      return cpu ? 8 : 256;
+    case VulkanKernel::rms_norm:
+    case VulkanKernel::soft_max:
+      return cpu ? 8 : 128;
+    default:
+      return 0;
+  }
+}
+
 VkPipeline VulkanPipelines::create(VulkanKernel kernel) const {
   const std::vector<uint32_t> words = spirv_words(kernel);
   const std::string what = fmt::format("kernel '{}'", vulkan_kernel_name(kernel));
@@ -158,6 +179,10 @@ VkPipeline VulkanPipelines::create(VulkanKernel kernel) const {
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
+  const uint32_t width = specialized_width(kernel);
+  const VkSpecializationMapEntry width_entry{0, 0, sizeof(width)};
+  const VkSpecializationInfo specialization{1, &width_entry, sizeof(width), &width};
+  if (width != 0) info.stage.pSpecializationInfo = &specialization;
   info.layout = layout(kernel);
   VkPipeline pipeline = VK_NULL_HANDLE;
   const VkResult result =

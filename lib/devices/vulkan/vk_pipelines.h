@@ -32,16 +32,19 @@ enum class VulkanKernel {
   rope,
   get_rows,
   cpy,
+  copy,      // cpy / cont without a reshape: the element-wise kernel with d = a (copy.comp)
   add_flat,  // the element-wise kernels on same-shape contiguous F32 (elementwise_flat.glsl)
   mul_flat,
   scale_flat,
   silu_flat,
   gelu_flat,
+  copy_flat,
   add_texel,  // the flat kernels reading a and b through texel buffers (elementwise_flat.glsl)
   mul_texel,
   scale_texel,
   silu_texel,
   gelu_texel,
+  copy_texel,
   mul_mat_f32,
   mul_mat_f16,
   mul_mat_bf16,
@@ -83,6 +86,13 @@ class VulkanPipelines {
   }
   // Number of kernel pipelines created so far.
   size_t created() const;
+  // The workgroup width `kernel` is created with when its shader takes it as specialization
+  // constant 0 (the general element-wise kernels and the row kernels), else 0: the width is
+  // fixed in the shader. CPU devices (lavapipe) get 8, one SIMD row of llvmpipe: it runs a
+  // workgroup's invocations in turn on one thread, so idle invocations and the barriers
+  // between them cost time there, and a short row fills 8 but not 128 or 256
+  // (docs/performance.md). GPUs get 256 (element-wise) and 128 (rows).
+  uint32_t specialized_width(VulkanKernel kernel) const noexcept;
 
   static constexpr uint32_t kBindings = 3;
 

@@ -1,5 +1,6 @@
 #version 450
-// cpy, cast and cont: element f of a in logical order goes to element f of d, converted.
+// cpy and cont that also reshape (same-shape copies and casts take copy.comp): element f of a
+// in logical order goes to element f of d, converted.
 // a and d may have different shapes with the same number of elements.
 #include "common.glsl"
 layout(local_size_x = 256) in;

@@ -2,7 +2,7 @@
 // (b.ne divides a.ne). The including shader defines OP and BINARY.
 //
 // Grid: y and z enumerate the rows of a (i1..i3, so their index arithmetic is per workgroup,
-// scalar), x blocks of 256 along the row; each thread strides over the row by the whole grid
+// scalar), x blocks of kGroup along the row; each thread strides over the row by the whole grid
 // width, so any row length fits the x limit. Only the broadcast of b along dim 0 needs a
 // per-element modulo, and only when b's rows are shorter.
 //
@@ -17,7 +17,10 @@
 #ifdef FLAT4
 #include "elementwise_flat.glsl"
 #else
-layout(local_size_x = 256) in;
+// The workgroup width, chosen per device when the pipeline is created
+// (VulkanPipelines::specialized_width).
+layout(constant_id = 0) const uint kGroup = 256u;
+layout(local_size_x_id = 0) in;
 
 layout(std430, binding = 0) readonly buffer EA4 { vec4 ea4[]; };
 layout(std430, binding = 1) readonly buffer EB4 { vec4 eb4[]; };
@@ -39,7 +42,7 @@ void main() {
 #ifdef BINARY
     const uint b4 = b_row / 4u;
 #endif
-    for (uint i = gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x; i < n / 4u; i += gl_NumWorkGroups.x * 256u) {
+    for (uint i = gl_WorkGroupID.x * kGroup + gl_LocalInvocationID.x; i < n / 4u; i += gl_NumWorkGroups.x * kGroup) {
       const vec4 x = ea4[a4 + i];
 #ifdef BINARY
       const vec4 y = eb4[b4 + i];
@@ -50,7 +53,7 @@ void main() {
     }
     return;
   }
-  for (uint i = gl_WorkGroupID.x * 256u + gl_LocalInvocationID.x; i < n; i += gl_NumWorkGroups.x * 256u) {
+  for (uint i = gl_WorkGroupID.x * kGroup + gl_LocalInvocationID.x; i < n; i += gl_NumWorkGroups.x * kGroup) {
     const float x = load_a(a_row + i * args.nb_a.x);
 #ifdef BINARY
     const float y = load_b(b_row + (b_full ? i : i % args.ne_b.x) * args.nb_b.x);

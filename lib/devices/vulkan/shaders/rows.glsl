@@ -1,7 +1,9 @@
 // One workgroup of kRowThreads per row of a (rows are ne_a.x long, indexed by i1..i3), with a
 // shared-memory tree reduction.
-const uint kRowThreads = 128u;
-layout(local_size_x = 128) in;
+// kRowThreads, a power of two, is chosen per device when the pipeline is created
+// (VulkanPipelines::specialized_width).
+layout(constant_id = 0) const uint kRowThreads = 128u;
+layout(local_size_x_id = 0) in;
 shared float row_partial[kRowThreads];
 
 // The row this workgroup handles as (0, i1, i2, i3), or false past the last row.
