@@ -3,16 +3,17 @@
 // multiple of 4 elements with a row-broadcast b, or a padded view), the flat vec4 kernels
 // (same-shape contiguous F32, any row length) and the lane mul_mat kernel's register blocks
 // (several row groups with a partial last one, the vec4 and scalar K loops, one column and a
-// last single column). CMake runs it with BK_VULKAN_MUL_MAT=lanes, so GPUs run the lane kernel
-// too, and again with lanes-plain, the lane kernel without subgroup shuffles, and
-// BK_VULKAN_TEXEL=0, so the flat kernels read storage buffers there and texel buffers in the
-// first run (where the device has R32G32B32A32_SFLOAT texel buffers, as lavapipe does).
+// last single column), and mul_mat over a weight larger than one storage binding. CMake runs it
+// with BK_VULKAN_MUL_MAT=lanes, so GPUs run the lane kernel too, and again with lanes-plain, the lane kernel
+// without subgroup shuffles, and BK_VULKAN_TEXEL=0, so the flat kernels read storage buffers there and texel
+// buffers in the first run (where the device has R32G32B32A32_SFLOAT texel buffers, as lavapipe does).
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/dtype.h"
@@ -244,6 +245,21 @@ TEST(VulkanFastPaths, LaneMulMatBlocks) {
       check_mul_mat(*dev, w, 300, n, 33);   // scalar K loop
     }
   }
+}
+
+// A weight larger than one storage binding (maxStorageBufferRange: 128 MiB on lavapipe) is
+// multiplied in blocks of its rows; 300 rows past the limit leave a partial last block.
+TEST(VulkanFastPaths, MulMatWeightLargerThanOneBinding) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  nlohmann::json d = nlohmann::json::object();
+  dev->describe(d);
+  const auto range = d.at("limits").at("max_storage_buffer_range").get<uint64_t>();
+  if (range > (uint64_t{512} << 20)) {
+    GTEST_SKIP() << "maxStorageBufferRange is " << range
+                 << " bytes: a weight above it is too big to check here";
+  }
+  const int64_t k = 1024;
+  check_mul_mat(*dev, DType::F32, static_cast<int64_t>(range / (k * sizeof(float))) + 300, 3, k);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // vulkan_unsupported_reason: what the kernels of this plugin can compute (see vk_ops.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "devices/vulkan/vk_ops.h"
@@ -87,9 +88,24 @@ std::string vulkan_unsupported_reason(const VulkanDeviceInfo& info, const std::s
   if (std::string why = size_reason(info, device, node, node); !why.empty()) return why;
   for (const Tensor* s : node.src) {
     if (s == nullptr) continue;
+    // A weight matrix larger than one binding is multiplied in blocks of rows (vk_ops.h).
+    if (node.op == Op::mul_mat && s == node.src[0] &&
+        vulkan_weight_rows_per_binding(info.props.limits, *s) > 0 &&
+        s->nelements() <= std::numeric_limits<uint32_t>::max()) {
+      continue;
+    }
     if (std::string why = size_reason(info, device, node, *s); !why.empty()) return why;
   }
   return {};
+}
+
+int64_t vulkan_weight_rows_per_binding(const VkPhysicalDeviceLimits& limits, const Tensor& w) {
+  if (w.nbytes() <= limits.maxStorageBufferRange) return w.ne[1];
+  if (w.ne[2] != 1 || w.ne[3] != 1) return 0;
+  // Room for the few bytes a binding's start is moved back by to meet the offset alignment.
+  const size_t slack = std::max<size_t>(limits.minStorageBufferOffsetAlignment, 16) + 16;
+  const size_t budget = limits.maxStorageBufferRange > slack ? limits.maxStorageBufferRange - slack : 0;
+  return static_cast<int64_t>(budget / w.nb[1]);
 }
 
 }  // namespace bk

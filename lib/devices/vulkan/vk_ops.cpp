@@ -1,5 +1,7 @@
 #include "devices/vulkan/vk_ops.h"
 
+#include <algorithm>
+
 #include "core/ops.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_dispatch.h"
@@ -162,10 +164,9 @@ bool vec4_layout(const Tensor& t) {
   return reinterpret_cast<uintptr_t>(t.data) % (4 * esize) == 0;
 }
 
-void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
-  const Tensor& w = *node.src[0];
-  const Tensor& x = *node.src[1];
-  const MulMatKind kind = mul_mat_kind(rec.context());
+// d = w x for one block of w's rows (all of them, or those of one binding).
+void record_mul_mat_block(VulkanRecorder& rec, MulMatKind kind, const Tensor& w, const Tensor& x,
+                          const Tensor& node) {
   const bool lanes = kind != MulMatKind::tiled;
   const VulkanKernelArgs args = args_for(w, &x, node, lanes && vec4_layout(w) && vec4_layout(x) ? 1 : 0);
   // Rows m and columns n of d per workgroup, by MulMatKind.
@@ -176,6 +177,30 @@ void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
   rec.dispatch_tiles(
       mul_mat_kernel(w.type, kind, texels), args, {&w, &x, &node},
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});
+}
+
+// `count` indices of t along `dim` from `first`: the same memory, a smaller extent.
+Tensor slice(const Tensor& t, size_t dim, int64_t first, int64_t count) {
+  Tensor s = t;
+  s.ne[dim] = count;
+  s.data = static_cast<char*>(t.data) + static_cast<size_t>(first) * t.nb[dim];
+  return s;
+}
+
+// A weight larger than one storage binding is multiplied in blocks of its rows, each writing
+// its rows of d (a strided slice), blocks of whole workgroup tiles where they are that large.
+void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
+  const Tensor& w = *node.src[0];
+  const Tensor& x = *node.src[1];
+  const MulMatKind kind = mul_mat_kind(rec.context());
+  int64_t block = vulkan_weight_rows_per_binding(rec.context().info().props.limits, w);
+  if (block >= w.ne[1]) return record_mul_mat_block(rec, kind, w, x, node);
+  const int64_t tile = kind == MulMatKind::tiled ? kMatTile : kLaneRows;
+  if (block > tile) block = block / tile * tile;
+  for (int64_t first = 0; first < w.ne[1]; first += block) {
+    const int64_t count = std::min(block, w.ne[1] - first);
+    record_mul_mat_block(rec, kind, slice(w, 1, first, count), x, slice(node, 0, first, count));
+  }
 }
 
 }  // namespace

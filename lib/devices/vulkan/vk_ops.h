@@ -2,9 +2,11 @@
 // How each op of core/ops.h runs on the Vulkan device: which kernel, which arguments, which
 // grid. Separate from the recorder (vk_dispatch.h), which knows nothing about ops.
 
+#include <cstdint>
 #include <string>
 
 #include "core/tensor.h"
+#include "devices/vulkan/vk_api.h"
 
 namespace bk {
 
@@ -20,5 +22,10 @@ void vulkan_record_node(VulkanRecorder& recorder, const Tensor& node);
 // storage-buffer range and 32-bit element indices.
 std::string vulkan_unsupported_reason(const VulkanDeviceInfo& info, const std::string& device,
                                       const Tensor& node);
+
+// Rows of mul_mat's weight `w` one dispatch binds: all of them when w fits one storage binding
+// (maxStorageBufferRange: 128 MiB on lavapipe), else as many whole rows as fit, w then being one
+// matrix (ne2 = ne3 = 1) that mul_mat runs over in blocks of rows; 0 when neither fits.
+int64_t vulkan_weight_rows_per_binding(const VkPhysicalDeviceLimits& limits, const Tensor& w);
 
 }  // namespace bk
