@@ -247,19 +247,53 @@ TEST(VulkanFastPaths, LaneMulMatBlocks) {
   }
 }
 
+// maxStorageBufferRange in bytes, or 0 when a tensor above it is too big to check here.
+uint64_t small_storage_range(const Device& dev) {
+  nlohmann::json d = nlohmann::json::object();
+  dev.describe(d);
+  const auto range = d.at("limits").at("max_storage_buffer_range").get<uint64_t>();
+  return range > (uint64_t{512} << 20) ? 0 : range;
+}
+
 // A weight larger than one storage binding (maxStorageBufferRange: 128 MiB on lavapipe) is
 // multiplied in blocks of its rows; 300 rows past the limit leave a partial last block.
 TEST(VulkanFastPaths, MulMatWeightLargerThanOneBinding) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
-  nlohmann::json d = nlohmann::json::object();
-  dev->describe(d);
-  const auto range = d.at("limits").at("max_storage_buffer_range").get<uint64_t>();
-  if (range > (uint64_t{512} << 20)) {
-    GTEST_SKIP() << "maxStorageBufferRange is " << range
-                 << " bytes: a weight above it is too big to check here";
-  }
+  const uint64_t range = small_storage_range(*dev);
+  if (range == 0) GTEST_SKIP() << "maxStorageBufferRange is too large to exceed here";
   const int64_t k = 1024;
   check_mul_mat(*dev, DType::F32, static_cast<int64_t>(range / (k * sizeof(float))) + 300, 3, k);
+}
+
+// The same for get_rows' table: rows from both blocks, either side of the boundary, the last.
+TEST(VulkanFastPaths, GetRowsFromATableLargerThanOneBinding) {
+  BK_REQUIRE_VULKAN_DEVICE(dev);
+  const uint64_t range = small_storage_range(*dev);
+  if (range == 0) GTEST_SKIP() << "maxStorageBufferRange is too large to exceed here";
+  const int64_t width = 1024, rows = static_cast<int64_t>(range / (width * sizeof(float))) + 300;
+  const std::vector<int32_t> picks = {0,
+                                      7,
+                                      static_cast<int32_t>(rows / 2),
+                                      static_cast<int32_t>(rows - 301),
+                                      static_cast<int32_t>(rows - 300),
+                                      static_cast<int32_t>(rows - 1),
+                                      3};
+  GraphBuilder b;
+  Tensor& table = b.weight(DType::F32, {width, rows, 1, 1}, "table");
+  Tensor& idx = b.input(DType::I32, {static_cast<int64_t>(picks.size()), 1, 1, 1}, "idx");
+  Tensor& r = ops::get_rows(b, table, idx);
+  Graph g = b.build({&r});
+  PlacedGraph p(*dev, g);
+  const std::vector<float> tv = values(static_cast<size_t>(width * rows), 13);
+  PlacedGraph::set(table, tv);
+  idx.buffer->set_tensor(idx, picks.data(), 0, picks.size() * sizeof(int32_t));
+  run(*dev, g);
+  std::vector<double> want;
+  for (const int32_t row : picks) {
+    const auto first = tv.begin() + static_cast<int64_t>(row) * width;
+    want.insert(want.end(), first, first + width);
+  }
+  EXPECT_EQ(mismatches(PlacedGraph::get(r), want, 0), 0u);
 }
 
 }  // namespace

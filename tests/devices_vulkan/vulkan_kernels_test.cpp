@@ -166,12 +166,14 @@ TEST(VulkanKernels, TensorsAboveTheStorageBufferRangeAreUnsupportedWithReason) {
       << dev->unsupported_reason(r);
   EXPECT_TRUE(dev->supports_op(small));
 
-  // mul_mat takes a weight matrix above the range in blocks of rows (VulkanFastPaths checks the
-  // result), but not a batch of them.
+  // mul_mat takes a weight matrix above the range in blocks of rows, and get_rows a table
+  // (VulkanFastPaths checks the results), but not a batch of them.
   const int64_t k = 1024, rows = static_cast<int64_t>(range / (k * sizeof(float))) + 1;
   Tensor& matrix =
       ops::mul_mat(b, b.weight(DType::F32, {k, rows, 1, 1}, "w"), b.input(DType::F32, {k, 3, 1, 1}, "x"));
   EXPECT_TRUE(dev->supports_op(matrix)) << dev->unsupported_reason(matrix);
+  Tensor& gathered = ops::get_rows(b, *matrix.src[0], b.input(DType::I32, {3, 1, 1, 1}, "idx"));
+  EXPECT_TRUE(dev->supports_op(gathered)) << dev->unsupported_reason(gathered);
   Tensor& batch = ops::mul_mat(b, b.weight(DType::F32, {k, rows / 2 + 1, 2, 1}, "wb"),
                                b.input(DType::F32, {k, 3, 2, 1}, "xb"));
   EXPECT_FALSE(dev->supports_op(batch));

@@ -88,9 +88,9 @@ std::string vulkan_unsupported_reason(const VulkanDeviceInfo& info, const std::s
   if (std::string why = size_reason(info, device, node, node); !why.empty()) return why;
   for (const Tensor* s : node.src) {
     if (s == nullptr) continue;
-    // A weight matrix larger than one binding is multiplied in blocks of rows (vk_ops.h).
-    if (node.op == Op::mul_mat && s == node.src[0] &&
-        vulkan_weight_rows_per_binding(info.props.limits, *s) > 0 &&
+    // mul_mat's weight and get_rows' table are taken in blocks of rows that fit (vk_ops.h).
+    const bool in_blocks = (node.op == Op::mul_mat || node.op == Op::get_rows) && s == node.src[0];
+    if (in_blocks && vulkan_rows_per_binding(info.props.limits, *s) > 0 &&
         s->nelements() <= std::numeric_limits<uint32_t>::max()) {
       continue;
     }
@@ -99,13 +99,13 @@ std::string vulkan_unsupported_reason(const VulkanDeviceInfo& info, const std::s
   return {};
 }
 
-int64_t vulkan_weight_rows_per_binding(const VkPhysicalDeviceLimits& limits, const Tensor& w) {
-  if (w.nbytes() <= limits.maxStorageBufferRange) return w.ne[1];
-  if (w.ne[2] != 1 || w.ne[3] != 1) return 0;
+int64_t vulkan_rows_per_binding(const VkPhysicalDeviceLimits& limits, const Tensor& t) {
+  if (t.nbytes() <= limits.maxStorageBufferRange) return t.ne[1];
+  if (t.ne[2] != 1 || t.ne[3] != 1) return 0;
   // Room for the few bytes a binding's start is moved back by to meet the offset alignment.
   const size_t slack = std::max<size_t>(limits.minStorageBufferOffsetAlignment, 16) + 16;
   const size_t budget = limits.maxStorageBufferRange > slack ? limits.maxStorageBufferRange - slack : 0;
-  return static_cast<int64_t>(budget / w.nb[1]);
+  return static_cast<int64_t>(budget / t.nb[1]);
 }
 
 }  // namespace bk

@@ -107,6 +107,34 @@ void record_rope(VulkanRecorder& rec, const Tensor& node) {
                      kElementGroup);
 }
 
+// `count` indices of t along `dim` from `first`: the same memory, a smaller extent.
+Tensor slice(const Tensor& t, size_t dim, int64_t first, int64_t count) {
+  Tensor s = t;
+  s.ne[dim] = count;
+  s.data = static_cast<char*>(t.data) + static_cast<size_t>(first) * t.nb[dim];
+  return s;
+}
+
+// A table larger than one storage binding is read in blocks of its rows: each dispatch writes
+// the result rows whose index falls in its block (args.u0 = the block's first row, args.u1 =
+// the table's rows, past which an index yields NaN).
+void record_get_rows(VulkanRecorder& rec, const Tensor& node) {
+  const Tensor& table = *node.src[0];
+  const Tensor& indices = *node.src[1];
+  const int64_t block =
+      std::max<int64_t>(vulkan_rows_per_binding(rec.context().info().props.limits, table), 1);
+  int64_t first = 0;
+  do {  // at least once: an empty table still gives NaN rows
+    const Tensor part = slice(table, 1, first, std::min(block, table.ne[1] - first));
+    VulkanKernelArgs args = args_for(part, &indices, node);
+    args.u0 = static_cast<uint32_t>(first);
+    args.u1 = static_cast<uint32_t>(table.ne[1]);
+    rec.dispatch_items(VulkanKernel::get_rows, args, {&part, &indices, &node},
+                       static_cast<uint64_t>(node.nelements()), kElementGroup);
+    first += block;
+  } while (first < table.ne[1]);
+}
+
 void record_copy(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, const Tensor* b) {
   const Tensor& a = *node.src[0];
   const VulkanKernelArgs args = args_for(a, b, node);
@@ -179,21 +207,13 @@ void record_mul_mat_block(VulkanRecorder& rec, MulMatKind kind, const Tensor& w,
       {ceil_div(w.ne[1], rows), ceil_div(x.ne[1], cols), static_cast<uint32_t>(x.ne[2] * x.ne[3])});
 }
 
-// `count` indices of t along `dim` from `first`: the same memory, a smaller extent.
-Tensor slice(const Tensor& t, size_t dim, int64_t first, int64_t count) {
-  Tensor s = t;
-  s.ne[dim] = count;
-  s.data = static_cast<char*>(t.data) + static_cast<size_t>(first) * t.nb[dim];
-  return s;
-}
-
 // A weight larger than one storage binding is multiplied in blocks of its rows, each writing
 // its rows of d (a strided slice), blocks of whole workgroup tiles where they are that large.
 void record_mul_mat(VulkanRecorder& rec, const Tensor& node) {
   const Tensor& w = *node.src[0];
   const Tensor& x = *node.src[1];
   const MulMatKind kind = mul_mat_kind(rec.context());
-  int64_t block = vulkan_weight_rows_per_binding(rec.context().info().props.limits, w);
+  int64_t block = vulkan_rows_per_binding(rec.context().info().props.limits, w);
   if (block >= w.ne[1]) return record_mul_mat_block(rec, kind, w, x, node);
   const int64_t tile = kind == MulMatKind::tiled ? kMatTile : kLaneRows;
   if (block > tile) block = block / tile * tile;
@@ -234,7 +254,7 @@ void vulkan_record_node(VulkanRecorder& rec, const Tensor& node) {
     case Op::rope:
       return record_rope(rec, node);
     case Op::get_rows:
-      return record_copy(rec, VulkanKernel::get_rows, node, node.src[1]);
+      return record_get_rows(rec, node);
     case Op::cpy:  // src[1] is the destination, which the node views
     case Op::cont:
       if (same_shape(*node.src[0], node)) {

@@ -23,9 +23,10 @@ void vulkan_record_node(VulkanRecorder& recorder, const Tensor& node);
 std::string vulkan_unsupported_reason(const VulkanDeviceInfo& info, const std::string& device,
                                       const Tensor& node);
 
-// Rows of mul_mat's weight `w` one dispatch binds: all of them when w fits one storage binding
-// (maxStorageBufferRange: 128 MiB on lavapipe), else as many whole rows as fit, w then being one
-// matrix (ne2 = ne3 = 1) that mul_mat runs over in blocks of rows; 0 when neither fits.
-int64_t vulkan_weight_rows_per_binding(const VkPhysicalDeviceLimits& limits, const Tensor& w);
+// Rows of `t` one dispatch binds: all of them when t fits one storage binding
+// (maxStorageBufferRange: 128 MiB on lavapipe), else as many whole rows as fit, t then being one
+// matrix (ne2 = ne3 = 1); 0 when neither fits. mul_mat's weight and get_rows' table larger than
+// one binding are taken in blocks of that many rows.
+int64_t vulkan_rows_per_binding(const VkPhysicalDeviceLimits& limits, const Tensor& t);
 
 }  // namespace bk
