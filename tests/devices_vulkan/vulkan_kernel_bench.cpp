@@ -100,6 +100,22 @@ void add(Device& dev, Backend& backend, int64_t row, int64_t rows, int reps, int
   print_row(dev, label, time_graph(backend, g, reps), 12.0 * static_cast<double>(row * rows), "GB/s   ");
 }
 
+// rope over `heads` heads of `dim` for `tokens` tokens (a layer's queries), in place of its
+// bytes read and written.
+void rope(Device& dev, Backend& backend, int64_t dim, int64_t heads, int64_t tokens, int reps) {
+  const std::string label = fmt::format("rope f32 {} x {} heads x {} tokens", dim, heads, tokens);
+  if (!selected(label)) return;
+  GraphBuilder b;
+  Tensor& pos = b.input(DType::I32, {tokens, 1, 1, 1}, "pos");
+  Tensor& r = ops::rope(b, b.input(DType::F32, {dim, heads, tokens, 1}, "q"), pos, static_cast<int>(dim),
+                        RopeMode::normal, 10000.0f);
+  Graph g = b.build({&r});
+  PlacedGraph p(dev, g);
+  p.buffer().clear(0);  // positions 0 and values 0: finite everywhere
+  print_row(dev, label, time_graph(backend, g, reps), 8.0 * static_cast<double>(dim * heads * tokens),
+            "GB/s   ");
+}
+
 // The same bytes through the device's own copy: copy_tensor_async between two tensors of one
 // buffer (vkCmdCopyBuffer on Vulkan); a memcpy where the backend has no such copy (the CPU).
 void copy(Device& dev, Backend& backend, int64_t n, int reps) {
@@ -182,6 +198,7 @@ void table(Device& dev, bool big, int reps) {
   add(dev, *backend, 4095, 4097, reps);  // 16.8 M elements, about as many as the flat case
   add(dev, *backend, 4096, 4096, reps, 1);
   add(dev, *backend, 4095, 4097, reps, 1);
+  rope(dev, *backend, 128, 32, 512, reps);
   copy(dev, *backend, int64_t{1} << 24, reps);
 }
 

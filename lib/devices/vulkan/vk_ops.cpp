@@ -57,6 +57,13 @@ uint32_t items_per_invocation(const VulkanContext& ctx) {
   return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 512 : 1;
 }
 
+// Rows each workgroup of a row kernel (rows.glsl) takes in turn. Starting a workgroup costs
+// about as much as a short row on a CPU device, so there 16 rows share one; GPUs take a row per
+// workgroup, the most parallel grid.
+uint32_t rows_per_group(const VulkanContext& ctx) {
+  return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 16 : 1;
+}
+
 // The element-wise kernels of one op: general, elementwise_flat.glsl, and that reading a and
 // b as texels (faster on lavapipe where the device can; see vk_dispatch.h for when it can).
 struct ElementwiseKernels {
@@ -93,7 +100,8 @@ void record_rows(VulkanRecorder& rec, VulkanKernel kernel, const Tensor& node, c
   VulkanKernelArgs args = args_for(a, b, node);
   args.f0 = f0;
   args.u0 = u0;
-  rec.dispatch_items(kernel, args, {&a, b, &node}, static_cast<uint64_t>(a.nrows()), 1);
+  args.u1 = rows_per_group(rec.context());
+  rec.dispatch_items(kernel, args, {&a, b, &node}, static_cast<uint64_t>(a.nrows()), args.u1);
 }
 
 void record_rope(VulkanRecorder& rec, const Tensor& node) {
@@ -103,8 +111,8 @@ void record_rope(VulkanRecorder& rec, const Tensor& node) {
   VulkanKernelArgs args = args_for(a, &pos, node, p.mode == RopeMode::neox ? 1 : 0);
   args.f0 = p.freq_base;
   args.u0 = static_cast<uint32_t>(p.n_dims);
-  rec.dispatch_items(VulkanKernel::rope, args, {&a, &pos, &node}, static_cast<uint64_t>(a.nelements()),
-                     kElementGroup);
+  args.u1 = rows_per_group(rec.context());
+  rec.dispatch_items(VulkanKernel::rope, args, {&a, &pos, &node}, static_cast<uint64_t>(a.nrows()), args.u1);
 }
 
 // `count` indices of t along `dim` from `first`: the same memory, a smaller extent.

@@ -157,6 +157,8 @@ uint32_t VulkanPipelines::specialized_width(VulkanKernel kernel) const noexcept 
     case VulkanKernel::rms_norm:
     case VulkanKernel::soft_max:
       return cpu ? 8 : 128;
+    case VulkanKernel::rope:  // an invocation per pair: a 128-wide head has 64
+      return cpu ? 8 : 64;
     default:
       return 0;
   }

@@ -87,11 +87,11 @@ class VulkanPipelines {
   // Number of kernel pipelines created so far.
   size_t created() const;
   // The workgroup width `kernel` is created with when its shader takes it as specialization
-  // constant 0 (the general element-wise kernels and the row kernels), else 0: the width is
-  // fixed in the shader. CPU devices (lavapipe) get 8, one SIMD row of llvmpipe: it runs a
-  // workgroup's invocations in turn on one thread, so idle invocations and the barriers
-  // between them cost time there, and a short row fills 8 but not 128 or 256
-  // (docs/performance.md). GPUs get 256 (element-wise) and 128 (rows).
+  // constant 0 (the general element-wise kernels and the row kernels: rms_norm, soft_max,
+  // rope), else 0: the width is fixed in the shader. CPU devices (lavapipe) get 8, one SIMD row
+  // of llvmpipe: it runs a workgroup's invocations in turn on one thread, so idle invocations
+  // and the barriers between them cost time there, and a short row fills 8 but not 128 or 256
+  // (docs/performance.md). GPUs get 256 (element-wise), 128 (rms_norm, soft_max) and 64 (rope).
   uint32_t specialized_width(VulkanKernel kernel) const noexcept;
 
   static constexpr uint32_t kBindings = 3;

@@ -3,9 +3,7 @@
 #include "common.glsl"
 #include "rows.glsl"
 
-void main() {
-  uvec4 i;
-  if (!row_index(i)) return;
+void row(uvec4 i) {
   const uint n = args.ne_a.x;
   float sum = 0.0;
   for (uint k = gl_LocalInvocationID.x; k < n; k += kRowThreads) {

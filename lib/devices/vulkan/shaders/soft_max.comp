@@ -12,9 +12,7 @@ float logit(uvec4 e) {
   return v;
 }
 
-void main() {
-  uvec4 i;
-  if (!row_index(i)) return;
+void row(uvec4 i) {
   const uint n = args.ne_a.x;
   float m = uintBitsToFloat(0xFF800000u);  // -inf
   for (uint k = gl_LocalInvocationID.x; k < n; k += kRowThreads) m = max(m, logit(uvec4(k, i.yzw)));
