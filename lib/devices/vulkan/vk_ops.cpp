@@ -53,16 +53,12 @@ bool flat_vec4(const Tensor& t, const Tensor& a) {
 // lane by lane) costs more than a few hundred items, so a narrow workgroup walks a whole row of
 // up to 4096 items, and longer rows are split only for parallelism (dispatch_rows caps the
 // blocks per row). GPUs keep one item per invocation, the most parallel grid.
-uint32_t items_per_invocation(const VulkanContext& ctx) {
-  return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 512 : 1;
-}
+uint32_t items_per_invocation(const VulkanContext& ctx) { return ctx.info().is_cpu() ? 512 : 1; }
 
 // Rows each workgroup of a row kernel (rows.glsl) takes in turn. Starting a workgroup costs
 // about as much as a short row on a CPU device, so there 16 rows share one; GPUs take a row per
 // workgroup, the most parallel grid.
-uint32_t rows_per_group(const VulkanContext& ctx) {
-  return ctx.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 16 : 1;
-}
+uint32_t rows_per_group(const VulkanContext& ctx) { return ctx.info().is_cpu() ? 16 : 1; }
 
 // The element-wise kernels of one op: general, elementwise_flat.glsl, and that reading a and
 // b as texels (faster on lavapipe where the device can; see vk_dispatch.h for when it can).
@@ -166,7 +162,7 @@ MulMatKind mul_mat_kind(const VulkanContext& ctx) {
     case VulkanMulMatKernel::automatic:
       break;
   }
-  if (ctx.info().props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) return MulMatKind::tiled;
+  if (!ctx.info().is_cpu()) return MulMatKind::tiled;
   return shuffle ? MulMatKind::lanes_subgroup : MulMatKind::lanes;
 }
 

@@ -145,7 +145,7 @@ size_t VulkanPipelines::created() const {
 }
 
 uint32_t VulkanPipelines::specialized_width(VulkanKernel kernel) const noexcept {
-  const bool cpu = ctx_.info().props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool cpu = ctx_.info().is_cpu();
   switch (kernel) {
     case VulkanKernel::add:
     case VulkanKernel::mul:

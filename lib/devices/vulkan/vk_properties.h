@@ -40,6 +40,10 @@ struct VulkanDeviceInfo {
   bool needs_timeline_khr = false;    // timeline semaphores come from the KHR extension (1.1)
   std::vector<std::string> enabled_extensions;  // device extensions to enable at creation
 
+  // A CPU-type device (a software driver such as lavapipe): kernels and grids are chosen
+  // differently for it (vk_ops.cpp, vk_pipelines.cpp), as llvmpipe runs invocations lane by lane.
+  bool is_cpu() const noexcept { return props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+
   // The compute queue writes timestamps that events can turn into seconds.
   bool has_timestamps() const noexcept {
     return timestamp_valid_bits > 0 && props.limits.timestampPeriod > 0;
