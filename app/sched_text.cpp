@@ -1,6 +1,9 @@
 // `bkctl sched`: the readable report -- one line per split, one per node with --verbose.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+
 #include "core/units.h"
 #include "output/table.h"
 #include "sched_cli.h"
@@ -100,6 +103,51 @@ std::string totals_text(const bk::SchedReport& r) {
       r.splits.size(), r.copies, bk::format_bytes(r.bytes_copied), counts, buffers);
 }
 
+// The reasons backend `b` was passed over, most frequent first: "offload_declined 21, ...".
+std::string passed_over_summary(const bk::SchedReport& r, size_t b) {
+  std::array<int, bk::kPassReasonCount> passes{};
+  for (const bk::NodeReport& n : r.nodes) {
+    for (const bk::PassedOver& p : n.passed_over) {
+      if (p.backend == static_cast<int>(b)) ++passes[static_cast<size_t>(p.reason)];
+    }
+  }
+  std::array<int, bk::kPassReasonCount> order{};
+  for (int i = 0; i < bk::kPassReasonCount; ++i) order[static_cast<size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return passes[static_cast<size_t>(x)] > passes[static_cast<size_t>(y)];
+  });
+  std::string out;
+  for (int reason : order) {
+    const int count = passes[static_cast<size_t>(reason)];
+    if (count == 0) break;
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ",
+                       bk::pass_reason_name(static_cast<bk::PassReason>(reason)), count);
+  }
+  return out.empty() ? "never considered" : out;
+}
+
+// Every scheduled device but the last (the fallback) that runs no node, and why: "why is my GPU
+// idle?" is the question this command exists for. A device that holds no weight also gets the
+// options that would put some there.
+std::string idle_devices_text(const SchedSession& s, const bk::SchedReport& r) {
+  std::string out;
+  for (size_t b = 0; b + 1 < r.backends.size(); ++b) {
+    if (r.nodes_per_backend[b] != 0) continue;
+    const std::string& name = r.backends[b];
+    out += fmt::format("{} runs no node; passed over: {} (--verbose gives each node's reason)\n", name,
+                       passed_over_summary(r, b));
+    const bool holds_weights =
+        std::find(s.weight_device_of.begin(), s.weight_device_of.end(), b) != s.weight_device_of.end();
+    if (holds_weights || s.weights.empty()) continue;
+    const std::vector<std::string> even(r.backends.size(),
+                                        fmt::format("{:.2g}", 1.0 / static_cast<double>(r.backends.size())));
+    out += fmt::format(
+        "  it holds no weight; to give it work, put weights there: --weights-on {} or --weights-split {}\n",
+        name, fmt::join(even, ","));
+  }
+  return out;
+}
+
 std::string run_text(const RunResult& run, const TermStyle& style) {
   Table table({{"output"},
                {"elements", Align::right},
@@ -121,7 +169,7 @@ std::string sched_text(const SchedSession& session, const bk::SchedReport& repor
   std::string out = graph_line(session) + backends_line(session) + weights_line(session) + "\n";
   out += splits_table(report, style);
   if (session.args.verbose) out += "\n" + nodes_table(report, style);
-  out += "\n" + totals_text(report);
+  out += "\n" + totals_text(report) + idle_devices_text(session, report);
   if (run != nullptr) out += "\n" + run_text(*run, style);
   return out;
 }

@@ -69,6 +69,17 @@ class SplitSummary(CliTestCase):
         self.assertRegex(result.stdout, r"(?m)^\s+\d+\s+\S+\s+mul_mat\s+gpu0\s+weight\s")
         self.assertRegex(result.stdout, r"(?m)^\s+not gpu0\s+unsupported_op\s")
 
+    def test_an_idle_device_says_why_and_how_to_give_it_work(self):
+        idle = sched("--graph", "mlp", "--devices", "gpu0,host")
+        self.assertOk(idle)
+        self.assertRegex(idle.stdout, r"(?m)^nodes per backend: gpu0 0,")
+        self.assertRegex(idle.stdout, r"(?m)^gpu0 runs no node; passed over: .*offload_declined \d+")
+        self.assertIn("--weights-on gpu0 or --weights-split 0.33,0.33,0.33", idle.stdout)
+        self.assertNotRegex(idle.stdout, r"(?m)^CPU runs no node", "the fallback is never called idle")
+        busy = sched("--graph", "mlp", "--devices", "gpu0,host", "--weights-on", "gpu0")
+        self.assertOk(busy)
+        self.assertNotIn("gpu0 runs no node", busy.stdout)
+
 
 class JsonReport(CliTestCase):
     def report(self, *args):
