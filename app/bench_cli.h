@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "output/json_out.h"
 #include "probe/bench_timer.h"
 #include "probe/stats.h"

@@ -4,12 +4,12 @@
 
 #include "bench_cli.h"
 #include "bench_util.h"
-#include "core/op_info.h"
-#include "core/strings.h"
-#include "registry/registry.h"
-#include "sched/graph_run.h"
-#include "sched/model_graphs.h"
-#include "sched/scheduler.h"
+#include "bk/op_info.h"
+#include "bk/strings.h"
+#include "bk/registry.h"
+#include "probe/graph_run.h"
+#include "probe/model_graphs.h"
+#include "bk/scheduler.h"
 
 namespace bkctl {
 namespace {
@@ -81,7 +81,7 @@ BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
     bk::WeightStore store;
     const auto got = bk::evaluate_graph(graph, sched, {devices, device_of, kSeed, 1}, store);
     bk::Graph reference = bk::build_model_graph(test.graph, params);
-    const auto want = bk::evaluate_on_cpu(reference, kSeed);
+    const auto want = bk::evaluate_on_cpu(reference, bk::Registry::global().device("CPU"), kSeed);
     for (size_t i = 0; i < got.size(); ++i) {
       const double err = bk::normalized_error(got[i], want[i]);
       if (!(err <= limit_for(params.dtype))) {
@@ -94,9 +94,9 @@ BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
     const bk::OpCost cost = bk::graph_cost(graph);
     result.flops = cost.flops;
     result.bytes = static_cast<double>(cost.bytes_read + cost.bytes_written);
-    for (const bk::Split& s : sched.split_plan().splits) {
-      SplitInfo info{devices[static_cast<size_t>(s.backend)]->name(), s.end - s.begin, 0};
-      for (int32_t n = s.begin; n < s.end; ++n)
+    for (const bk::SplitReport& s : sched.report().splits) {
+      SplitInfo info{devices[static_cast<size_t>(s.backend)]->name(), s.last_node - s.first_node + 1, 0};
+      for (int n = s.first_node; n <= s.last_node; ++n)
         info.flops += bk::op_cost(*graph.nodes()[static_cast<size_t>(n)]).flops;
       result.splits.push_back(info);
     }

@@ -5,8 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_cli.h"
-#include "bk_build_config.h"
-#include "core/error.h"
+#include "bk/version.h"
+#include "probe/device_details.h"
+#include "bk/error.h"
 #include "probe/bench_compare.h"
 #include "probe/host_info.h"
 
@@ -30,8 +31,7 @@ ojson identity(const bk::Device& d) {
 // The driver is kept apart from the identity: a driver update must not make a baseline "another
 // device". Whatever the device describes under a key naming the driver.
 ojson driver(const bk::Device& d) {
-  nlohmann::json described = nlohmann::json::object();
-  d.describe(described);
+  const nlohmann::json described = bk::device_details(d);
   ojson out = ojson::object();
   for (auto it = described.begin(); it != described.end(); ++it) {
     if (it.key().find("driver") != std::string::npos) out[it.key()] = to_ordered(it.value());
@@ -87,7 +87,7 @@ const ojson* find_device(const ojson& doc, const bk::Device& d) {
 
 ojson bench_document(const BenchRun& run) {
   ojson doc = json_document(kSchema);
-  doc["bkctl_version"] = bk::build::kVersion;
+  doc["bkctl_version"] = bk::kVersion;
   const bk::HostInfo h = bk::host_info();
   doc["host"] = {{"cpu", string_or_null(h.cpu)},
                  {"logical_cpus", h.logical_cpus},

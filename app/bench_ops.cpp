@@ -7,12 +7,12 @@
 
 #include "bench_cli.h"
 #include "bench_util.h"
-#include "core/error.h"
-#include "core/graph.h"
-#include "core/op_info.h"
-#include "core/ops.h"
-#include "sched/graph_allocator.h"
-#include "sched/graph_data.h"
+#include "bk/error.h"
+#include "bk/graph.h"
+#include "bk/op_info.h"
+#include "bk/ops.h"
+#include "bk/graph_allocator.h"
+#include "probe/graph_data.h"
 
 namespace bkctl {
 namespace {

@@ -5,10 +5,10 @@
 #include <cstdlib>
 
 #include "bench_cli.h"
-#include "core/error.h"
-#include "core/strings.h"
-#include "core/units.h"
-#include "sched/model_graphs.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "bk/units.h"
+#include "probe/model_graphs.h"
 
 namespace bkctl {
 namespace {

@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "bench_cli.h"
-#include "core/error.h"
-#include "core/strings.h"
+#include "bk/error.h"
+#include "bk/strings.h"
 #include "output/term.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 
 namespace bkctl {
 namespace {

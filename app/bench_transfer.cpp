@@ -7,9 +7,9 @@
 
 #include "bench_cli.h"
 #include "bench_util.h"
-#include "core/graph.h"
-#include "core/ops.h"
-#include "sched/graph_allocator.h"
+#include "bk/graph.h"
+#include "bk/ops.h"
+#include "bk/graph_allocator.h"
 
 namespace bkctl {
 namespace {

@@ -6,7 +6,7 @@
 #include <new>
 
 #include "bench_cli.h"
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bkctl {
 

@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "alloc_check.h"
-#include "bk_build_config.h"
+#include "bk/version.h"
 #include "command.h"
-#include "core/error.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/units.h"
 #include "exit_codes.h"
 #include "output/format.h"
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 
 namespace bkctl {
 namespace {
@@ -144,7 +144,7 @@ ojson buffer_json(size_t index, const BufferReport& report) {
 
 ojson alloc_document(const bk::Device& device, size_t size, const std::vector<BufferReport>& reports) {
   ojson document = json_document(kAllocSchema);
-  document["bkctl_version"] = bk::build::kVersion;
+  document["bkctl_version"] = bk::kVersion;
   document["device"] = ojson{{"name", device.name()}, {"description", device.description()}};
   document["size"] = size;
   document["count"] = reports.size();

@@ -4,7 +4,7 @@
 
 #include "bench_cli.h"
 #include "command.h"
-#include "core/error.h"
+#include "bk/error.h"
 #include "exit_codes.h"
 #include "output/term.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "command.h"
-#include "core/units.h"
+#include "bk/units.h"
 #include "devices_json.h"
 #include "exit_codes.h"
 #include "output/details.h"
@@ -15,7 +15,7 @@
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 
 namespace bkctl {
 namespace {
@@ -76,7 +76,7 @@ std::string device_section(bk::Device& device, const TermStyle& style) {
   out += fmt::format("  buffer type: {}\n", buffer_type_text(device.buffer_type()));
   const bk::BufferType* host_type = device.host_buffer_type();
   out += fmt::format("  host buffer type: {}\n", host_type != nullptr ? buffer_type_text(*host_type) : "-");
-  return out + render_details(device_details(device), 2);
+  return out + render_details(details_or_error(device), 2);
 }
 
 std::string backends_table(const bk::Registry& registry, const TermStyle& style) {

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "bk_build_config.h"
+#include "bk/version.h"
 #include "command.h"
 #include "exit_codes.h"
 #include "ops_matrix.h"
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 
 namespace bkctl {
 namespace {
@@ -48,7 +48,7 @@ Verdicts evaluate(const std::vector<bk::Device*>& devices, const std::vector<OpP
 ojson ops_document(const std::vector<bk::Device*>& devices, const std::vector<OpProbe>& probes,
                    const Verdicts& v) {
   ojson document = json_document(kOpsSchema);
-  document["bkctl_version"] = bk::build::kVersion;
+  document["bkctl_version"] = bk::kVersion;
   ojson list = ojson::array();
   for (size_t d = 0; d < devices.size(); ++d) {
     ojson ops = ojson::array();

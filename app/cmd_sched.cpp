@@ -57,7 +57,7 @@ int run_sched(const SchedArgs& args) {
     }
     sched->reserve(session.graph);
   }
-  const bk::SchedReport report = bk::make_report(*sched);
+  const bk::SchedReport report = sched->report();
   if (args.json) {
     print_json(sched_document(session, report, run.get()));
   } else {

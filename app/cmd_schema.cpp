@@ -9,7 +9,7 @@
 #include <string>
 
 #include "command.h"
-#include "core/error.h"
+#include "bk/error.h"
 #include "exit_codes.h"
 #include "output/table.h"
 #include "output/term.h"

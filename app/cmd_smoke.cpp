@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "command.h"
-#include "core/error.h"
-#include "core/strings.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "bk/units.h"
 #include "exit_codes.h"
 #include "output/json_out.h"
 #include "probe/smoke_watchdog.h"

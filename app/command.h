@@ -5,7 +5,7 @@
 //
 // A command's run() returns an exit code (see exit_codes.h) for outcomes it reports itself (a
 // failed check), and throws bk::Error for everything else; main turns that into one line on
-// stderr and bk::exit_code().
+// stderr and exit_code_for() (exit_codes.h).
 
 #include <CLI/CLI.hpp>
 

@@ -1,7 +1,8 @@
 #include "devices_json.h"
 
-#include "bk_build_config.h"
-#include "core/error.h"
+#include "bk/version.h"
+#include "probe/device_details.h"
+#include "bk/error.h"
 
 namespace bkctl {
 namespace {
@@ -39,7 +40,7 @@ ojson device_json(size_t index, bk::Device& device) {
   out["buffer_type"] = buffer_type_json(device.buffer_type());
   const bk::BufferType* host_type = device.host_buffer_type();
   out["host_buffer_type"] = host_type != nullptr ? buffer_type_json(*host_type) : ojson(nullptr);
-  out["details"] = to_ordered(device_details(device));
+  out["details"] = to_ordered(details_or_error(device));
   return out;
 }
 
@@ -70,20 +71,17 @@ ojson plugins_json(const bk::Registry& registry) {
 
 }  // namespace
 
-nlohmann::json device_details(const bk::Device& device) {
-  nlohmann::json details = nlohmann::json::object();
+nlohmann::json details_or_error(const bk::Device& device) {
   try {
-    device.describe(details);
+    return bk::device_details(device);
   } catch (const bk::Error& error) {
-    details = nlohmann::json{{"error", error.what()}};
+    return nlohmann::json{{"error", error.what()}};
   }
-  if (!details.is_object()) details = nlohmann::json{{"value", details}};
-  return details;
 }
 
 ojson devices_document(const bk::Registry& registry) {
   ojson document = json_document(kDevicesSchema);
-  document["bkctl_version"] = bk::build::kVersion;
+  document["bkctl_version"] = bk::kVersion;
   ojson devices = ojson::array();
   const auto& all = registry.devices();
   for (size_t i = 0; i < all.size(); ++i) devices.push_back(device_json(i, *all[i]));

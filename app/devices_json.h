@@ -7,7 +7,7 @@
 #include <string>
 
 #include "output/json_out.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 
 namespace bkctl {
 
@@ -17,6 +17,6 @@ ojson devices_document(const bk::Registry& registry);
 
 // A device's describe() output; a device that fails to describe itself gets {"error": why}
 // instead, so one broken device does not hide the others.
-nlohmann::json device_details(const bk::Device& device);
+nlohmann::json details_or_error(const bk::Device& device);
 
 }  // namespace bkctl

@@ -8,8 +8,9 @@
 //   4  out of memory
 //   5  device error or timeout (and anything unexpected)
 //
-// bk::exit_code() maps library errors onto the same numbers; tests/cli/exit_codes_test.cpp keeps the
-// two in step.
+// exit_code_for() maps library errors onto the same numbers.
+
+#include "bk/error.h"
 
 namespace bkctl {
 
@@ -21,5 +22,20 @@ enum ExitCode : int {
   kExitOutOfMemory = 4,
   kExitDeviceError = 5,
 };
+
+// The exit code for a library error: check_failed 1; invalid_argument and unsupported 2;
+// not_found 3; out_of_memory 4; device_error and timeout 5.
+constexpr ExitCode exit_code_for(bk::ErrorCode code) noexcept {
+  switch (code) {
+    case bk::ErrorCode::check_failed: return kExitCheckFailed;
+    case bk::ErrorCode::invalid_argument: return kExitUsage;
+    case bk::ErrorCode::unsupported: return kExitUsage;
+    case bk::ErrorCode::not_found: return kExitNotFound;
+    case bk::ErrorCode::out_of_memory: return kExitOutOfMemory;
+    case bk::ErrorCode::device_error: return kExitDeviceError;
+    case bk::ErrorCode::timeout: return kExitDeviceError;
+  }
+  return kExitDeviceError;
+}
 
 }  // namespace bkctl

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "bk_build_config.h"
+#include "bk/version.h"
 #include "command.h"
-#include "core/error.h"
+#include "bk/error.h"
 #include "exit_codes.h"
 
 namespace {
@@ -105,7 +105,7 @@ int run_command(const std::vector<bkctl::Command>& commands) {
 
 int run(int argc, char** argv) {
   CLI::App app{"bkctl: list the compute devices bk finds and check what they can do.", "bkctl"};
-  app.set_version_flag("-V,--version", "bkctl " + std::string(bk::build::kVersion),
+  app.set_version_flag("-V,--version", "bkctl " + std::string(bk::kVersion),
                        "Print the version and exit");
   app.require_subcommand(1);
   app.footer(kFooter);
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     return run(argc, argv);
   } catch (const bk::Error& e) {
     print_error(std::string("error: ") + e.what());
-    return bk::exit_code(e.code());
+    return bkctl::exit_code_for(e.code());
   } catch (const std::bad_alloc&) {
     print_error("error: out of host memory");
     return bkctl::kExitOutOfMemory;

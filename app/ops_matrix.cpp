@@ -4,8 +4,8 @@
 
 #include <array>
 
-#include "core/graph.h"
-#include "core/ops.h"
+#include "bk/graph.h"
+#include "bk/ops.h"
 
 namespace bkctl {
 namespace {

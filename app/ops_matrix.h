@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/device.h"
-#include "core/dtype.h"
-#include "core/op.h"
+#include "bk/device.h"
+#include "bk/dtype.h"
+#include "bk/op.h"
 
 namespace bkctl {
 

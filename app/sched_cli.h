@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "core/device.h"
-#include "core/graph.h"
+#include "bk/device.h"
+#include "bk/graph.h"
 #include "output/json_out.h"
 #include "output/term.h"
-#include "registry/registry.h"
-#include "sched/model_graphs.h"
-#include "sched/sched_report.h"
-#include "sched/scheduler.h"
+#include "bk/registry.h"
+#include "probe/model_graphs.h"
+#include "bk/sched_report.h"
+#include "bk/scheduler.h"
 
 namespace bkctl {
 

@@ -1,5 +1,5 @@
 // `bkctl sched --json`: the decision record as schema bk.sched/v1.
-#include "bk_build_config.h"
+#include "bk/version.h"
 #include "sched_cli.h"
 
 namespace bkctl {
@@ -143,7 +143,7 @@ ojson run_json(const RunResult* run) {
 
 ojson sched_document(const SchedSession& session, const bk::SchedReport& report, const RunResult* run) {
   ojson doc = json_document("bk.sched/v1");
-  doc["bkctl_version"] = std::string(bk::build::kVersion);
+  doc["bkctl_version"] = std::string(bk::kVersion);
   doc["graph"] = graph_json(session);
   doc["options"] = options_json(session);
   doc["backends"] = backends_json(session);

@@ -1,5 +1,5 @@
 // `bkctl sched --run`: the split graph against the CPU alone.
-#include "sched/graph_run.h"
+#include "probe/graph_run.h"
 #include "sched_cli.h"
 
 namespace bkctl {
@@ -33,7 +33,7 @@ RunResult run_against_cpu(SchedSession& session, bk::Scheduler& sched) {
   const bk::GraphRun run{devices, session.weight_device_of, kSeed, 1};
   const auto got = bk::evaluate_graph(session.graph, sched, run, store);
   bk::Graph reference = session.build_graph();
-  const auto want = bk::evaluate_on_cpu(reference, kSeed);
+  const auto want = bk::evaluate_on_cpu(reference, bk::Registry::global().device("CPU"), kSeed);
   RunResult result;
   result.limit = limit_for(session.weights);
   for (size_t i = 0; i < got.size(); ++i) {

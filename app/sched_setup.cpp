@@ -3,10 +3,10 @@
 
 #include <cstdlib>
 
-#include "core/error.h"
-#include "core/strings.h"
-#include "sched/graph_data.h"
-#include "sched/graph_file.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "probe/graph_data.h"
+#include "probe/graph_file.h"
 #include "sched_cli.h"
 
 namespace bkctl {

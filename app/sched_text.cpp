@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <array>
 
-#include "core/units.h"
+#include "bk/units.h"
 #include "output/table.h"
 #include "sched_cli.h"
 

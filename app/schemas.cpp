@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "core/strings.h"
+#include "bk/strings.h"
 
 namespace bkctl {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "bk_build_config.h"
+#include "bk/version.h"
 #include "output/junit.h"
 #include "output/table.h"
 #include "output/term.h"
@@ -112,7 +112,7 @@ std::string smoke_human(const SmokeOptions& options, const SmokeReport& report) 
 
 ojson smoke_json(const SmokeOptions& options, const SmokeReport& report) {
   ojson doc = json_document(kSmokeSchema);
-  doc["bkctl_version"] = bk::build::kVersion;
+  doc["bkctl_version"] = bk::kVersion;
   doc["timestamp"] = report.timestamp + "Z";
   doc["level"] = options.level;
   doc["timeout_seconds"] = options.timeout_seconds;

@@ -4,12 +4,12 @@
 #include <chrono>
 #include <ctime>
 
-#include "core/error.h"
-#include "core/strings.h"
+#include "bk/error.h"
+#include "bk/strings.h"
 #include "exit_codes.h"
 #include "output/term.h"
 #include "probe/smoke_watchdog.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 #include "smoke_cli.h"
 
 namespace bkctl {

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/error.h"
+#include "bk/cpu.h"
 #include "devices/sim/sim_device.h"
-#include "sched/graph_data.h"
-#include "sched/model_graphs.h"
-#include "sched/scheduler.h"
+#include "probe/graph_data.h"
+#include "probe/model_graphs.h"
+#include "bk/scheduler.h"
 
 namespace {
 
@@ -87,7 +87,7 @@ Timing measure(const Case& c, int layers, int reps) {
   t.reserve = median_us(reps, [&] { sched.reserve(graph); });
   t.alloc = median_us(reps, [&] { sched.alloc_graph(graph); });
   t.nodes = graph.nodes().size();
-  t.splits = sched.split_plan().splits.size();
+  t.splits = sched.report().splits.size();
   return t;
 }
 

@@ -1,10 +1,20 @@
-# bk_add_plugin(NAME SOURCES...): a device kind built as libbk-NAME.so, loaded at run time by the
-# registry. Each call appends NAME to BK_PLUGIN_NAMES so the registry can report a plugin that
-# was built but not found; adding a device kind is adding a folder that calls this.
+# bk_add_plugin(NAME ENTRY <file> SOURCES <file>...): a device kind built as libbk-NAME.so, loaded
+# at run time by the registry. The sources form bk_NAME_impl, a static library compiled against
+# the public headers only (its own are seen as "devices/NAME/<file>.h"), which the plugin and the
+# kind's unit tests link; the module adds the entry point (bk/plugin_api.h). Each call appends
+# NAME to BK_PLUGIN_NAMES so the registry can report a plugin that was built but not found;
+# adding a device kind is adding a folder that calls this.
 set_property(GLOBAL PROPERTY BK_PLUGIN_NAMES "")
 function(bk_add_plugin name)
-  add_library(bk-${name} MODULE ${ARGN})
-  target_link_libraries(bk-${name} PRIVATE bk bk_warnings)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ENTRY" "SOURCES")
+  set(impl bk_${name}_impl)
+  add_library(${impl} STATIC ${arg_SOURCES})
+  target_link_libraries(${impl} PUBLIC bk_runtime PRIVATE bk_warnings)
+  set_target_properties(${impl} PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  bk_internal_root(${impl} devices/${name})
+
+  add_library(bk-${name} MODULE ${arg_ENTRY})
+  target_link_libraries(bk-${name} PRIVATE ${impl} bk_warnings)
   set_target_properties(bk-${name} PROPERTIES PREFIX "lib" CXX_VISIBILITY_PRESET hidden
                                               VISIBILITY_INLINES_HIDDEN ON)
   set_property(GLOBAL APPEND PROPERTY BK_PLUGIN_NAMES ${name})

@@ -1,10 +1,10 @@
-#include "core/buffer.h"
+#include "bk/buffer.h"
 
 #include <fmt/format.h>
 
-#include "core/device.h"
-#include "core/error.h"
-#include "core/tensor.h"
+#include "bk/device.h"
+#include "bk/error.h"
+#include "bk/tensor.h"
 
 namespace bk {
 namespace {

@@ -1,11 +1,9 @@
-#include "core/device.h"
+#include "bk/device.h"
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
-#include "core/error.h"
-#include "core/tensor.h"
+#include "bk/error.h"
+#include "bk/tensor.h"
 
 namespace bk {
 namespace {
@@ -34,7 +32,7 @@ const char* device_type_name(DeviceType type) noexcept {
   return "cpu";
 }
 
-void Device::describe(nlohmann::json& /*out*/) const {}
+void Device::describe(Properties& /*out*/) const {}
 
 std::string Device::unsupported_reason(const Tensor& node) const {
   if (supports_op(node)) return {};

@@ -1,6 +1,6 @@
-#include "core/dtype.h"
+#include "bk/dtype.h"
 
-#include "core/strings.h"
+#include "bk/strings.h"
 
 #include <array>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "core/graph.h"
+#include "bk/graph.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 namespace {

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "core/buffer.h"
+#include "bk/buffer.h"
 
 namespace bk {
 

@@ -1,8 +1,8 @@
-#include "core/op.h"
+#include "bk/op.h"
 
 #include <array>
 
-#include "core/strings.h"
+#include "bk/strings.h"
 
 namespace bk {
 namespace {

@@ -1,6 +1,6 @@
-#include "core/op_info.h"
+#include "bk/op_info.h"
 
-#include "core/ops.h"
+#include "bk/ops.h"
 
 namespace bk {
 namespace {

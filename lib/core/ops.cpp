@@ -1,11 +1,11 @@
 // The compute builders of ops.h; the copy and view builders are in ops_views.cpp.
-#include "core/ops.h"
+#include "bk/ops.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "core/ops_check.h"
 
 namespace bk::ops_detail {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 
 namespace bk::ops_detail {
 

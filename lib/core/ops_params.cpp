@@ -3,8 +3,8 @@
 
 #include <bit>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 
 namespace bk {
 namespace {

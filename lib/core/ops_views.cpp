@@ -1,7 +1,7 @@
 // The copy builders (cpy, cast, cont) and the free views (reshape, view, permute, transpose).
 #include <fmt/format.h>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "core/ops_check.h"
 
 namespace bk::ops {

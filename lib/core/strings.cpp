@@ -1,4 +1,4 @@
-#include "core/strings.h"
+#include "bk/strings.h"
 
 #include <cctype>
 

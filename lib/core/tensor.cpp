@@ -1,4 +1,4 @@
-#include "core/tensor.h"
+#include "bk/tensor.h"
 
 #include <fmt/format.h>
 

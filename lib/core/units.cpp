@@ -1,4 +1,4 @@
-#include "core/units.h"
+#include "bk/units.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "core/strings.h"
+#include "bk/strings.h"
 
 namespace bk {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 

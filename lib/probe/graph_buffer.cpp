@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 
 namespace bk {
 

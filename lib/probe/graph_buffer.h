@@ -10,8 +10,8 @@
 
 #include <memory>
 
-#include "core/buffer.h"
-#include "core/graph.h"
+#include "bk/buffer.h"
+#include "bk/graph.h"
 
 namespace bk {
 

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/buffer.h"
+#include "bk/buffer.h"
 
 namespace bk {
 

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/graph.h"
-#include "core/ops.h"
-#include "core/units.h"
+#include "bk/graph.h"
+#include "bk/ops.h"
+#include "bk/units.h"
 #include "probe/mem_pattern.h"
 #include "probe/smoke_graph.h"
 

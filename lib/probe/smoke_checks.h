@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
 
 namespace bk {
 

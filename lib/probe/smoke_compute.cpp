@@ -6,8 +6,8 @@
 #include <cmath>
 #include <functional>
 
-#include "core/graph.h"
-#include "core/ops.h"
+#include "bk/graph.h"
+#include "bk/ops.h"
 #include "probe/smoke_checks.h"
 #include "probe/smoke_graph.h"
 #include "probe/stats.h"

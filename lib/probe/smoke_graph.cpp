@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "core/error.h"
-#include "core/ops.h"
-#include "core/tensor.h"
+#include "bk/error.h"
+#include "bk/ops.h"
+#include "bk/tensor.h"
 #include "probe/graph_buffer.h"
 
 namespace bk {

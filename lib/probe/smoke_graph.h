@@ -16,8 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/device.h"
-#include "core/graph.h"
+#include "bk/device.h"
+#include "bk/graph.h"
 
 namespace bk {
 

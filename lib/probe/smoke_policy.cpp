@@ -8,9 +8,9 @@
 #include <charconv>
 #include <cmath>
 
-#include "core/error.h"
-#include "core/strings.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "bk/units.h"
 
 namespace bk {
 namespace {

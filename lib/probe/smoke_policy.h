@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "probe/smoke_checks.h"
 
 namespace bk {

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 namespace {

@@ -10,8 +10,8 @@
 #include <filesystem>
 
 #include "bk_build_config.h"
-#include "core/strings.h"
-#include "registry/plugin_api.h"
+#include "bk/strings.h"
+#include "bk/plugin_api.h"
 
 namespace bk {
 namespace {

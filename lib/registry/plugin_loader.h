@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/device.h"
-#include "registry/registry.h"
+#include "bk/device.h"
+#include "bk/registry.h"
 
 namespace bk {
 

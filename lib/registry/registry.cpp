@@ -1,4 +1,4 @@
-#include "registry/registry.h"
+#include "bk/registry.h"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,8 @@
 #include <filesystem>
 
 #include "bk_build_config.h"
-#include "core/error.h"
-#include "core/strings.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/error.h"
+#include "bk/strings.h"
 #include "registry/plugin_loader.h"
 
 namespace bk {
@@ -26,16 +25,11 @@ const char* plugin_status_name(PluginAttempt::Status status) noexcept {
 }
 
 Registry::Registry(const RegistryOptions& options) {
-  add(cpu_reg());
+  for (BackendReg* reg : options.builtin_regs) add(*reg);
   if (options.load_plugins) load_default_plugins(options);
 }
 
 Registry::~Registry() = default;
-
-Registry& Registry::global() {
-  static Registry registry;
-  return registry;
-}
 
 void Registry::add(BackendReg& reg) {
   const std::vector<Device*> devices = reg.devices();

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "core/error.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/units.h"
 
 namespace bk {
 

@@ -1,7 +1,7 @@
 // Pass 5: fill-in for everything still undecided.
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "sched/passes.h"
 
 namespace bk {

@@ -1,7 +1,7 @@
 // Pass 1: user pins.
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "sched/passes.h"
 
 namespace bk {

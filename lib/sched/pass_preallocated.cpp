@@ -1,7 +1,7 @@
 // Pass 2: tensors whose memory exists, and nodes that read weights.
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "sched/passes.h"
 
 namespace bk {

@@ -1,5 +1,5 @@
 // Pass 6: splits and their inputs.
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "sched/splits.h"
 
 namespace bk {

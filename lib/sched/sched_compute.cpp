@@ -3,12 +3,12 @@
 
 #include <chrono>
 
-#include "core/error.h"
-#include "core/tensor.h"
-#include "sched/scheduler.h"
+#include "bk/error.h"
+#include "bk/tensor.h"
+#include "sched/scheduler_impl.h"
 
 namespace bk {
-void Scheduler::check_leafs_allocated() const {
+void Scheduler::Impl::check_leafs_allocated() const {
   for (int32_t id = 0; id < sgraph_.leaf_count(); ++id) {
     const Tensor& leaf = sgraph_.tensor(id);
     if (leaf.data != nullptr) continue;
@@ -20,7 +20,7 @@ void Scheduler::check_leafs_allocated() const {
   }
 }
 
-void Scheduler::rewire_sources(bool to_copies) noexcept {
+void Scheduler::Impl::rewire_sources(bool to_copies) noexcept {
   for (const SourceRewire& r : plan_.rewires) {
     Tensor& node = sgraph_.tensor(r.node);
     const auto slot = static_cast<size_t>(r.slot);
@@ -29,7 +29,7 @@ void Scheduler::rewire_sources(bool to_copies) noexcept {
   }
 }
 
-void Scheduler::build_split_graphs() {
+void Scheduler::Impl::build_split_graphs() {
   if (!split_graphs_.empty() || plan_.splits.empty()) return;
   const auto nodes = graph_->nodes();
   for (const Split& s : plan_.splits) {
@@ -38,14 +38,14 @@ void Scheduler::build_split_graphs() {
   }
 }
 
-Event* Scheduler::slot_event(int b) noexcept {
+Event* Scheduler::Impl::slot_event(int b) noexcept {
   if (events_.empty()) return nullptr;
   return events_[static_cast<size_t>(b) * static_cast<size_t>(options_.copies) +
                  static_cast<size_t>(cur_copy_)]
       .get();
 }
 
-void Scheduler::wait_for_readers(int b) {
+void Scheduler::Impl::wait_for_readers(int b) {
   int16_t& reader = pending_reader_[static_cast<size_t>(b)];
   if (reader < 0) return;
   backend(reader).synchronize();
@@ -55,13 +55,13 @@ void Scheduler::wait_for_readers(int b) {
 // Backend `reader` may still read `owner`'s memory after this call returns (an asynchronous copy,
 // or a split reading a result in place): `owner` gets no new work until `reader` finished. One
 // reader is tracked per owner, so an earlier, different reader is waited for now.
-void Scheduler::note_reader(int owner, int reader) {
+void Scheduler::Impl::note_reader(int owner, int reader) {
   int16_t& pending = pending_reader_[static_cast<size_t>(owner)];
   if (pending >= 0 && pending != reader) backend(pending).synchronize();
   pending = static_cast<int16_t>(reader);
 }
 
-void Scheduler::blocking_copy(const Tensor& src, Tensor& dst) {
+void Scheduler::Impl::blocking_copy(const Tensor& src, Tensor& dst) {
   if (dst.buffer->copy_tensor(src, dst)) return;
   const size_t n = src.nbytes();
   staging_.resize(n);
@@ -69,7 +69,7 @@ void Scheduler::blocking_copy(const Tensor& src, Tensor& dst) {
   dst.buffer->set_tensor(dst, staging_.data(), 0, n);
 }
 
-void Scheduler::copy_input(const SplitInput& input, size_t index) {
+void Scheduler::Impl::copy_input(const SplitInput& input, size_t index) {
   const Tensor& src = sgraph_.tensor(input.tensor);
   Tensor& dst = input_copy(index, cur_copy_);
   Backend& to = backend(input.to);
@@ -95,7 +95,7 @@ void Scheduler::copy_input(const SplitInput& input, size_t index) {
   blocking_copy(src, dst);
 }
 
-void Scheduler::run_split(size_t s) {
+void Scheduler::Impl::run_split(size_t s) {
   const Split& split = plan_.splits[s];
   wait_for_readers(split.backend);
   for (int32_t d = split.dep_begin; d < split.dep_end; ++d)
@@ -113,11 +113,11 @@ void Scheduler::run_split(size_t s) {
   if (Event* e = slot_event(split.backend)) e->record(backend(split.backend));
 }
 
-void Scheduler::run_splits() {
+void Scheduler::Impl::run_splits() {
   for (size_t s = 0; s < plan_.splits.size(); ++s) run_split(s);
 }
 
-void Scheduler::compute(Graph& graph) {
+void Scheduler::Impl::compute(Graph& graph) {
   if (!allocated_ || graph_ != &graph) alloc_graph(graph);
   check_leafs_allocated();
   if (!events_made_ && options_.copies > 1) {
@@ -140,7 +140,7 @@ void Scheduler::compute(Graph& graph) {
   cur_copy_ = (cur_copy_ + 1) % options_.copies;
 }
 
-std::vector<SplitTime> Scheduler::compute_profiled(Graph& graph) {
+std::vector<SplitTime> Scheduler::Impl::compute_profiled(Graph& graph) {
   synchronize();
   if (!allocated_ || graph_ != &graph) alloc_graph(graph);
   std::vector<SplitTime> times(plan_.splits.size());
@@ -158,7 +158,7 @@ std::vector<SplitTime> Scheduler::compute_profiled(Graph& graph) {
 }
 
 // Waits for every backend, then returns the seconds since the last mark and marks now.
-double Scheduler::seconds_until_idle() {
+double Scheduler::Impl::seconds_until_idle() {
   synchronize();
   const auto now = std::chrono::steady_clock::now();
   const double seconds = std::chrono::duration<double>(now - mark_).count();
@@ -166,7 +166,7 @@ double Scheduler::seconds_until_idle() {
   return seconds;
 }
 
-void Scheduler::synchronize() {
+void Scheduler::Impl::synchronize() {
   for (const SchedBackend& b : backends_) b.backend->synchronize();
   for (int16_t& r : pending_reader_) r = -1;
 }

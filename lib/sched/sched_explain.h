@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sched/sched_report.h"
+#include "bk/sched_report.h"
 #include "sched/sched_state.h"
 
 namespace bk {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 namespace {

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "core/graph.h"
+#include "bk/graph.h"
 #include "sched/tensor_index.h"
 
 namespace bk {

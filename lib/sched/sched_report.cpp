@@ -1,9 +1,9 @@
-#include "sched/sched_report.h"
+#include "bk/sched_report.h"
 
 #include <fmt/format.h>
 
 #include "sched/sched_explain.h"
-#include "sched/scheduler.h"
+#include "sched/scheduler_impl.h"
 
 namespace bk {
 namespace {
@@ -14,7 +14,7 @@ const char* leaf_kind(const Tensor& t) {
   return "constant";
 }
 
-LeafReport leaf_report(const Scheduler& sched, int32_t id) {
+LeafReport leaf_report(const Scheduler::Impl& sched, int32_t id) {
   const SchedState& s = sched.state();
   const Decision& d = s.decision[static_cast<size_t>(id)];
   LeafReport r;
@@ -42,7 +42,7 @@ NodeReport node_report(const SchedState& s, int32_t index) {
   return r;
 }
 
-SplitReport split_report(const Scheduler& sched, size_t index, std::vector<NodeReport>& nodes) {
+SplitReport split_report(const Scheduler::Impl& sched, size_t index, std::vector<NodeReport>& nodes) {
   const SplitPlan& plan = sched.split_plan();
   const Split& split = plan.splits[index];
   SplitReport r;
@@ -62,9 +62,7 @@ SplitReport split_report(const Scheduler& sched, size_t index, std::vector<NodeR
   return r;
 }
 
-}  // namespace
-
-SchedReport make_report(const Scheduler& sched) {
+SchedReport make_report(const Scheduler::Impl& sched) {
   const SchedState& s = sched.state();
   SchedReport report;
   for (const SchedBackend& b : sched.backends()) report.backends.push_back(b.device->name());
@@ -83,5 +81,9 @@ SchedReport make_report(const Scheduler& sched) {
     report.compute_buffer_bytes.push_back(sched.compute_buffer_size(b));
   return report;
 }
+
+}  // namespace
+
+SchedReport Scheduler::report() const { return make_report(*impl_); }
 
 }  // namespace bk

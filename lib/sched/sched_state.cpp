@@ -1,6 +1,6 @@
 #include "sched/sched_state.h"
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 
 namespace bk {
 

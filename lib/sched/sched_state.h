@@ -12,7 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
+#include "bk/scheduler.h"
 #include "sched/decision.h"
 #include "sched/sched_graph.h"
 
@@ -22,11 +23,6 @@ struct SchedBackend {
   Backend* backend = nullptr;
   Device* device = nullptr;
   BufferType* compute_type = nullptr;  // where the scheduler puts the tensors it places
-};
-
-struct SchedOptions {
-  bool offload = true;  // let a device take a host-weight op it asks for (Device::offload_op)
-  int copies = 1;       // pipeline copies of every split input, >= 1
 };
 
 using TensorPin = std::pair<const Tensor*, int>;                 // tensor, backend index

@@ -1,12 +1,12 @@
 // Scheduler: construction, schedule, reserve and allocation. Compute is in sched_compute.cpp.
-#include "sched/scheduler.h"
+#include "sched/scheduler_impl.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "core/error.h"
-#include "core/tensor.h"
+#include "bk/error.h"
+#include "bk/tensor.h"
 #include "sched/passes.h"
 
 namespace bk {
@@ -37,7 +37,7 @@ std::vector<SchedBackend> describe_backends(const std::vector<Backend*>& backend
 
 }  // namespace
 
-Scheduler::Scheduler(std::vector<Backend*> backends, SchedOptions options)
+Scheduler::Impl::Impl(std::vector<Backend*> backends, SchedOptions options)
     : backends_(describe_backends(backends)), options_(options) {
   if (options_.copies < 1) {
     throw Error(
@@ -47,9 +47,9 @@ Scheduler::Scheduler(std::vector<Backend*> backends, SchedOptions options)
   pending_reader_.assign(backends_.size(), -1);
 }
 
-Scheduler::~Scheduler() { allocator_.release_placements(); }
+Scheduler::Impl::~Impl() { allocator_.release_placements(); }
 
-void Scheduler::pin(const Tensor& tensor, size_t backend) {
+void Scheduler::Impl::pin(const Tensor& tensor, size_t backend) {
   if (backend >= backends_.size()) {
     throw Error(ErrorCode::invalid_argument,
                 fmt::format("cannot pin '{}' to backend {}: there are {} backends", tensor.name, backend,
@@ -58,13 +58,13 @@ void Scheduler::pin(const Tensor& tensor, size_t backend) {
   pins_.emplace_back(&tensor, static_cast<int>(backend));
 }
 
-void Scheduler::clear_pins() noexcept { pins_.clear(); }
+void Scheduler::Impl::clear_pins() noexcept { pins_.clear(); }
 
-void Scheduler::assume_buffer(const Tensor& tensor, const BufferType& type) {
+void Scheduler::Impl::assume_buffer(const Tensor& tensor, const BufferType& type) {
   homes_.emplace_back(&tensor, &type);
 }
 
-void Scheduler::schedule(Graph& graph) {
+void Scheduler::Impl::schedule(Graph& graph) {
   allocator_.release_placements();
   planned_ = allocated_ = false;
   split_graphs_.clear();
@@ -75,7 +75,7 @@ void Scheduler::schedule(Graph& graph) {
   pass_splits(state_, plan_);
 }
 
-void Scheduler::prepare_copies() {
+void Scheduler::Impl::prepare_copies() {
   const size_t needed = plan_.inputs.size() * static_cast<size_t>(options_.copies);
   while (copy_pool_.size() < needed) copy_pool_.push_back(std::make_unique<Tensor>());
   extras_.clear();
@@ -98,7 +98,7 @@ void Scheduler::prepare_copies() {
   }
 }
 
-AllocRequest Scheduler::alloc_request() {
+AllocRequest Scheduler::Impl::alloc_request() {
   arenas_.clear();
   for (const SchedBackend& b : backends_) arenas_.push_back(b.compute_type);
   const auto n = static_cast<size_t>(sgraph_.size());
@@ -128,7 +128,7 @@ AllocRequest Scheduler::alloc_request() {
   return r;
 }
 
-std::vector<size_t> Scheduler::reserve(Graph& graph) {
+std::vector<size_t> Scheduler::Impl::reserve(Graph& graph) {
   schedule(graph);
   const AllocPlan& p = allocator_.plan(alloc_request());
   planned_ = true;
@@ -137,18 +137,18 @@ std::vector<size_t> Scheduler::reserve(Graph& graph) {
   return sizes;
 }
 
-void Scheduler::alloc_graph(Graph& graph) {
+void Scheduler::Impl::alloc_graph(Graph& graph) {
   schedule(graph);
   allocator_.allocate(alloc_request());
   planned_ = allocated_ = true;
 }
 
-size_t Scheduler::compute_buffer_size(size_t backend) const noexcept {
+size_t Scheduler::Impl::compute_buffer_size(size_t backend) const noexcept {
   const AllocPlan* p = memory_plan();
   return p != nullptr && backend < p->chunk_sizes.size() ? p->arena_bytes(backend) : 0;
 }
 
-size_t Scheduler::split_compute_bytes(size_t split) const noexcept {
+size_t Scheduler::Impl::split_compute_bytes(size_t split) const noexcept {
   const AllocPlan* p = memory_plan();
   if (p == nullptr || split >= plan_.splits.size()) return 0;
   const Split& s = plan_.splits[split];
@@ -166,8 +166,29 @@ size_t Scheduler::split_compute_bytes(size_t split) const noexcept {
   return most;
 }
 
-Tensor& Scheduler::input_copy(size_t input, int copy) const noexcept {
+Tensor& Scheduler::Impl::input_copy(size_t input, int copy) const noexcept {
   return *copy_pool_[input * static_cast<size_t>(options_.copies) + static_cast<size_t>(copy)];
 }
+
+// The public facade: every call forwards to the implementation.
+
+
+Scheduler::Scheduler(std::vector<Backend*> backends, SchedOptions options)
+    : impl_(std::make_unique<Impl>(std::move(backends), options)) {}
+Scheduler::~Scheduler() = default;
+
+void Scheduler::pin(const Tensor& tensor, size_t backend) { impl_->pin(tensor, backend); }
+void Scheduler::clear_pins() noexcept { impl_->clear_pins(); }
+void Scheduler::assume_buffer(const Tensor& tensor, const BufferType& type) { impl_->assume_buffer(tensor, type); }
+void Scheduler::schedule(Graph& graph) { impl_->schedule(graph); }
+std::vector<size_t> Scheduler::reserve(Graph& graph) { return impl_->reserve(graph); }
+void Scheduler::alloc_graph(Graph& graph) { impl_->alloc_graph(graph); }
+void Scheduler::compute(Graph& graph) { impl_->compute(graph); }
+void Scheduler::synchronize() { impl_->synchronize(); }
+std::vector<SplitTime> Scheduler::compute_profiled(Graph& graph) { return impl_->compute_profiled(graph); }
+size_t Scheduler::backend_count() const noexcept { return impl_->backends().size(); }
+Backend& Scheduler::backend(size_t index) const noexcept { return *impl_->backends()[index].backend; }
+const SchedOptions& Scheduler::options() const noexcept { return impl_->options(); }
+size_t Scheduler::compute_buffer_size(size_t backend) const noexcept { return impl_->compute_buffer_size(backend); }
 
 }  // namespace bk

@@ -10,8 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/device.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/device.h"
+#include "bk/cpu.h"
 
 namespace bkctl {
 namespace {

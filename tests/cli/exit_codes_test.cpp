@@ -4,19 +4,19 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bkctl {
 namespace {
 
 TEST(ExitCodes, LibraryErrorsMapOntoTheDocumentedTable) {
-  EXPECT_EQ(bk::exit_code(bk::ErrorCode::check_failed), kExitCheckFailed);
-  EXPECT_EQ(bk::exit_code(bk::ErrorCode::invalid_argument), kExitUsage);
-  EXPECT_EQ(bk::exit_code(bk::ErrorCode::unsupported), kExitUsage);
-  EXPECT_EQ(bk::exit_code(bk::ErrorCode::not_found), kExitNotFound);
-  EXPECT_EQ(bk::exit_code(bk::ErrorCode::out_of_memory), kExitOutOfMemory);
-  EXPECT_EQ(bk::exit_code(bk::ErrorCode::device_error), kExitDeviceError);
-  EXPECT_EQ(bk::exit_code(bk::ErrorCode::timeout), kExitDeviceError);
+  EXPECT_EQ(bkctl::exit_code_for(bk::ErrorCode::check_failed), kExitCheckFailed);
+  EXPECT_EQ(bkctl::exit_code_for(bk::ErrorCode::invalid_argument), kExitUsage);
+  EXPECT_EQ(bkctl::exit_code_for(bk::ErrorCode::unsupported), kExitUsage);
+  EXPECT_EQ(bkctl::exit_code_for(bk::ErrorCode::not_found), kExitNotFound);
+  EXPECT_EQ(bkctl::exit_code_for(bk::ErrorCode::out_of_memory), kExitOutOfMemory);
+  EXPECT_EQ(bkctl::exit_code_for(bk::ErrorCode::device_error), kExitDeviceError);
+  EXPECT_EQ(bkctl::exit_code_for(bk::ErrorCode::timeout), kExitDeviceError);
 }
 
 TEST(ExitCodes, TableValuesAreTheDocumentedNumbers) {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/strings.h"
-#include "core/units.h"
+#include "bk/strings.h"
+#include "bk/units.h"
 #include "output/details.h"
 #include "output/format.h"
 #include "output/json_out.h"

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk::conformance {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graph.h"
+#include "bk/graph.h"
 
 namespace bk::conformance {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cases.h"
-#include "core/ops.h"
+#include "bk/ops.h"
 
 namespace bk::conformance {
 namespace {

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "cases.h"
-#include "core/ops.h"
+#include "bk/ops.h"
 
 namespace bk::conformance {
 

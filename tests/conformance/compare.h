@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "reference.h"
 
 namespace bk::conformance {

@@ -15,7 +15,7 @@
 #include <set>
 
 #include "cases.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 #include "runner.h"
 
 namespace bk::conformance {

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "core/device.h"
-#include "core/graph.h"
+#include "bk/device.h"
+#include "bk/graph.h"
 #include "reference.h"
 
 namespace bk::conformance {

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <limits>
 
-#include "core/error.h"
-#include "core/graph.h"
+#include "bk/error.h"
+#include "bk/graph.h"
 #include "reference.h"
 
 namespace bk::conformance::testing_only {

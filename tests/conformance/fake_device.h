@@ -6,8 +6,8 @@
 #include <set>
 #include <vector>
 
-#include "core/device.h"
-#include "core/tensor.h"
+#include "bk/device.h"
+#include "bk/tensor.h"
 
 namespace bk::conformance::testing_only {
 

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk::conformance {
 namespace {

@@ -7,7 +7,7 @@
 // uniform with magnitudes in [0.1, 1) (some ops use wider ranges), so sums do not cancel badly.
 // A relative error e on every element gives an NMSE of about e^2: 1e-6 allows ~1e-3, 1e-10 ~1e-5.
 
-#include "core/dtype.h"
+#include "bk/dtype.h"
 
 namespace bk::conformance {
 

@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "reference_ops.h"
 
 namespace bk::ref {

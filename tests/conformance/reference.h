@@ -17,8 +17,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/graph.h"
-#include "core/tensor.h"
+#include "bk/graph.h"
+#include "bk/tensor.h"
 
 namespace bk::ref {
 

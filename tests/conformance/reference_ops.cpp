@@ -8,8 +8,8 @@
 #include <limits>
 #include <numbers>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 
 namespace bk::ref {
 

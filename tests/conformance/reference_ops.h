@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 
 namespace bk::ref {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 #include "reference.h"
 
 namespace bk::ref {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cases.h"
-#include "core/device.h"
+#include "bk/device.h"
 
 namespace bk::conformance {
 

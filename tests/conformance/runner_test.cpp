@@ -8,7 +8,7 @@
 #include <random>
 
 #include "compare.h"
-#include "core/error.h"
+#include "bk/error.h"
 #include "fake_device.h"
 #include "fill.h"
 #include "runner.h"

@@ -5,7 +5,7 @@
 #include <limits>
 #include <random>
 
-#include "core/dtype.h"
+#include "bk/dtype.h"
 
 namespace bk {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/error.h"
-#include "core/graph.h"
+#include "bk/error.h"
+#include "bk/graph.h"
 
 namespace bk {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/device.h"
-#include "core/graph.h"
-#include "core/ops.h"
+#include "bk/device.h"
+#include "bk/graph.h"
+#include "bk/ops.h"
 
 namespace bk {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "core/graph.h"
-#include "core/tensor.h"
+#include "bk/graph.h"
+#include "bk/tensor.h"
 
 namespace bk {
 namespace {

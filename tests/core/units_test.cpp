@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/units.h"
+#include "bk/units.h"
 
 namespace bk {
 namespace {

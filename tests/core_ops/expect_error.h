@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk::test {
 

@@ -1,8 +1,8 @@
 // FLOP and byte counts of core/op_info.h.
 #include <gtest/gtest.h>
 
-#include "core/op_info.h"
-#include "core/ops.h"
+#include "bk/op_info.h"
+#include "bk/ops.h"
 
 namespace bk {
 namespace {

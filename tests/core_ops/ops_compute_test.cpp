@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "expect_error.h"
 
 namespace bk {

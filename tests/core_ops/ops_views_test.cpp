@@ -1,7 +1,7 @@
 // The copy builders and the free views of core/ops.h.
 #include <gtest/gtest.h>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "expect_error.h"
 
 namespace bk {

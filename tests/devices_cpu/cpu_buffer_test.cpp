@@ -7,12 +7,12 @@
 #include <numeric>
 #include <vector>
 
-#include "core/device.h"
-#include "core/error.h"
-#include "core/graph.h"
+#include "bk/device.h"
+#include "bk/error.h"
+#include "bk/graph.h"
 #include "core/multi_buffer.h"
-#include "core/tensor.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/tensor.h"
+#include "bk/cpu.h"
 
 namespace bk {
 namespace {

@@ -4,12 +4,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.h"
-#include "core/graph.h"
+#include "bk/error.h"
+#include "bk/graph.h"
 #include "devices/cpu/cpu_features.h"
 #include "devices/cpu/cpu_info.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/cpu.h"
 #include "devices/cpu/cpu_topology.h"
+#include "probe/device_details.h"
 
 namespace bk {
 namespace {
@@ -87,8 +88,7 @@ TEST(CpuDevice, SupportsLeafsViewsAndKernelsButNotBrokenNodes) {
 }
 
 TEST(CpuDevice, DescribeWritesBrandTopologyAndFeatures) {
-  nlohmann::json out = nlohmann::json::object();
-  cpu().describe(out);
+  const nlohmann::json out = device_details(cpu());
   EXPECT_EQ(out.at("brand"), cpu_brand());
   EXPECT_EQ(out.at("arch"), cpu_features().arch);
   EXPECT_EQ(out.at("isa_features"), nlohmann::json(cpu_features().names));

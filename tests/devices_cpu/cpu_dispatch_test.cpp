@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/cpu_features.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/cpu.h"
 
 namespace bk {
 namespace {

@@ -6,10 +6,10 @@
 #include <memory>
 #include <vector>
 
-#include "core/buffer.h"
-#include "core/device.h"
-#include "core/graph.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/buffer.h"
+#include "bk/device.h"
+#include "bk/graph.h"
+#include "bk/cpu.h"
 
 namespace bk::test {
 

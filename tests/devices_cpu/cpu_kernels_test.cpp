@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "core/dtype.h"
-#include "core/ops.h"
+#include "bk/dtype.h"
+#include "bk/ops.h"
 #include "cpu_graph_util.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/kernels/dispatch.h"

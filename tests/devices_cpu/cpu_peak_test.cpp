@@ -8,9 +8,9 @@
 #include <cmath>
 #include <string>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/cpu/cpu_backend.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/cpu.h"
 #include "devices/cpu/kernels/dispatch.h"
 
 namespace bk {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 namespace {

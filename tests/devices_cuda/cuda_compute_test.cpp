@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 #include "cuda_test_util.h"
 
 namespace bk {

@@ -9,9 +9,10 @@
 #include <numeric>
 #include <vector>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 #include "cuda_test_util.h"
+#include "probe/device_details.h"
 
 namespace bk {
 namespace {
@@ -30,8 +31,7 @@ TEST_F(CudaDeviceTest, ReportsItsProperties) {
   EXPECT_LE(m.free, m.total);
   const DeviceCaps caps = device().caps();
   EXPECT_TRUE(caps.async && caps.events && caps.host_buffer);
-  nlohmann::json d = nlohmann::json::object();
-  device().describe(d);
+  const nlohmann::json d = device_details(device());
   EXPECT_EQ(d["uuid"].get<std::string>().rfind("GPU-", 0), 0u) << d.dump();
   EXPECT_EQ(d["pci_bus_id"], device().stable_id());
   EXPECT_GT(d["sm_count"].get<int>(), 0);

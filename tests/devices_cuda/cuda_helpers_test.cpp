@@ -5,9 +5,9 @@
 
 #include <cstdlib>
 
-#include "core/error.h"
-#include "core/graph.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/graph.h"
+#include "bk/ops.h"
 #include "devices/cuda/cuda_blas.h"
 #include "devices/cuda/cuda_error.h"
 #include "devices/cuda/cuda_ops.h"

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "core/ops.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/ops.h"
+#include "bk/units.h"
 #include "cuda_perf_baseline.h"
-#include "registry/registry.h"
+#include "bk/registry.h"
 
 namespace {
 
@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
     return run(parse(argc, argv));
   } catch (const bk::Error& e) {
     std::cerr << "cuda_perf_check: " << e.what() << "\n";
-    return bk::exit_code(e.code());
+    return e.code() == bk::ErrorCode::check_failed ? 1 : 5;
   } catch (const std::exception& e) {
     std::cerr << "cuda_perf_check: " << e.what() << "\n";
     return 5;

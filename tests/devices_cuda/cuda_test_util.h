@@ -9,15 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "core/buffer.h"
-#include "core/graph.h"
-#include "registry/registry.h"
+#include "bk/buffer.h"
+#include "bk/cpu.h"
+#include "bk/graph.h"
+#include "bk/registry.h"
 
 namespace bk::cuda_test {
 
 inline Registry make_cuda_registry() {
   return Registry(
-      RegistryOptions{.load_plugins = true, .search_path = {BK_CUDA_PLUGIN_DIR}, .plugin_names = {"cuda"}});
+      RegistryOptions{.builtin_regs = {&cpu_reg()}, .load_plugins = true, .search_path = {BK_CUDA_PLUGIN_DIR}, .plugin_names = {"cuda"}});
 }
 
 // One per test process (ctest runs every case in its own process).

@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "core/graph.h"
+#include "bk/graph.h"
 #include "vulkan_test_util.h"
 
 namespace bk::test {

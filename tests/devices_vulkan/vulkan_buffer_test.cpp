@@ -9,8 +9,9 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "core/units.h"
+#include "bk/units.h"
 #include "vulkan_test_util.h"
+#include "probe/device_details.h"
 
 namespace bk::test {
 namespace {
@@ -18,14 +19,12 @@ namespace {
 constexpr size_t kMiB = size_t{1} << 20;
 
 size_t chunk_size(const Device& dev) {
-  nlohmann::json d = nlohmann::json::object();
-  dev.describe(d);
+  nlohmann::json d = device_details(dev);
   return d.at("buffer_chunk_size").get<size_t>();
 }
 
 uint64_t storage_range(const Device& dev) {
-  nlohmann::json d = nlohmann::json::object();
-  dev.describe(d);
+  nlohmann::json d = device_details(dev);
   return d.at("limits").at("max_storage_buffer_range").get<uint64_t>();
 }
 
@@ -42,8 +41,7 @@ void expect_round_trip(Buffer& buffer, size_t offset, size_t size, uint32_t seed
 // The test settings reach the plugin: forced staging and the chunk cap are what describe() says.
 TEST(VulkanBuffer, ReportsTransferPathAndChunkSize) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
-  nlohmann::json d = nlohmann::json::object();
-  dev->describe(d);
+  nlohmann::json d = device_details(*dev);
   const char* staging = std::getenv("BK_VULKAN_FORCE_STAGING");
   if (staging != nullptr && std::string(staging) == "1") {
     EXPECT_EQ(d.at("device_buffer_transfers"), "staging");

@@ -7,9 +7,10 @@
 #include <regex>
 #include <string>
 
-#include "core/graph.h"
-#include "core/ops.h"
+#include "bk/graph.h"
+#include "bk/ops.h"
 #include "vulkan_test_util.h"
+#include "probe/device_details.h"
 
 namespace bk::test {
 namespace {
@@ -59,8 +60,7 @@ TEST(VulkanDevice, PropertiesAreSane) {
 
 TEST(VulkanDevice, DescribeReportsDriverLimitsAndHeaps) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
-  nlohmann::json d = nlohmann::json::object();
-  dev->describe(d);
+  const nlohmann::json d = device_details(*dev);
   EXPECT_TRUE(std::regex_match(d.at("api_version").get<std::string>(), std::regex(R"(\d+\.\d+\.\d+)")));
   EXPECT_TRUE(d.at("device_uuid").is_string() || d.at("pci_bus_id").is_string());
   if (d.at("pci_bus_id").is_string()) {
@@ -95,8 +95,7 @@ TEST(VulkanDevice, DescribeReportsDriverLimitsAndHeaps) {
 
 TEST(VulkanDevice, FreeMemoryFollowsOwnAllocations) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
-  nlohmann::json d = nlohmann::json::object();
-  dev->describe(d);
+  const nlohmann::json d = device_details(*dev);
   if (d.at("memory_budget_source") == "VK_EXT_memory_budget") {
     GTEST_SKIP() << "the driver reports budgets itself; other processes move them";
   }

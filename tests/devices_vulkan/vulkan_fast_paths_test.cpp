@@ -16,10 +16,11 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "core/dtype.h"
-#include "core/ops.h"
+#include "bk/dtype.h"
+#include "bk/ops.h"
 #include "vulkan_graph_util.h"
 #include "vulkan_test_util.h"
+#include "probe/device_details.h"
 
 namespace bk::test {
 namespace {
@@ -249,8 +250,7 @@ TEST(VulkanFastPaths, LaneMulMatBlocks) {
 
 // maxStorageBufferRange in bytes, or 0 when a tensor above it is too big to check here.
 uint64_t small_storage_range(const Device& dev) {
-  nlohmann::json d = nlohmann::json::object();
-  dev.describe(d);
+  const nlohmann::json d = device_details(dev);
   const auto range = d.at("limits").at("max_storage_buffer_range").get<uint64_t>();
   return range > (uint64_t{512} << 20) ? 0 : range;
 }

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/device.h"
-#include "core/graph.h"
+#include "bk/device.h"
+#include "bk/graph.h"
 
 namespace bk::test {
 

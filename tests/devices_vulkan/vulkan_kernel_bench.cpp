@@ -25,8 +25,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/ops.h"
-#include "sched/model_graphs.h"
+#include "bk/ops.h"
+#include "probe/model_graphs.h"
 #include "vulkan_graph_util.h"
 #include "vulkan_test_util.h"
 

@@ -8,23 +8,22 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "vulkan_graph_util.h"
 #include "vulkan_test_util.h"
+#include "probe/device_details.h"
 
 namespace bk::test {
 namespace {
 
 uint32_t device_limit(Device& dev, const char* key, size_t index = 0) {
-  nlohmann::json j;
-  dev.describe(j);
+  nlohmann::json j = device_details(dev);
   const nlohmann::json& v = j["limits"][key];
   return v.is_array() ? v[index].get<uint32_t>() : v.get<uint32_t>();
 }
 
 size_t chunk_size(Device& dev) {
-  nlohmann::json j;
-  dev.describe(j);
+  nlohmann::json j = device_details(dev);
   return j["buffer_chunk_size"].get<size_t>();
 }
 

@@ -6,16 +6,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "vulkan_graph_util.h"
 #include "vulkan_test_util.h"
+#include "probe/device_details.h"
 
 namespace bk::test {
 namespace {
 
 size_t pipelines(Device& dev) {
-  nlohmann::json j;
-  dev.describe(j);
+  nlohmann::json j = device_details(dev);
   return j["pipelines_created"].get<size_t>();
 }
 

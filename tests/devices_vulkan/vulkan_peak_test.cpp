@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "vulkan_test_util.h"
+#include "probe/device_details.h"
 
 namespace bk::test {
 namespace {
@@ -18,8 +19,7 @@ namespace {
 constexpr double kGridIteration = 65536.0 * 64.0;
 
 bool shader_float16(Device& dev) {
-  nlohmann::json j;
-  dev.describe(j);
+  const nlohmann::json j = device_details(dev);
   return j["shader_float16"].get<bool>();
 }
 

@@ -11,17 +11,21 @@
 #include <string>
 #include <vector>
 
-#include "core/buffer.h"
-#include "core/device.h"
-#include "core/error.h"
-#include "core/tensor.h"
-#include "registry/registry.h"
+#include "bk/buffer.h"
+#include "bk/cpu.h"
+#include "bk/device.h"
+#include "bk/error.h"
+#include "bk/tensor.h"
+#include "bk/registry.h"
 
 namespace bk::test {
 
 // One registry per test process: the plugin's reg is process-wide anyway.
 inline Registry& vulkan_registry() {
-  static Registry registry(RegistryOptions{true, {BK_TEST_PLUGIN_DIR}, {"vulkan"}});
+  static Registry registry(RegistryOptions{.builtin_regs = {&cpu_reg()},
+                                           .load_plugins = true,
+                                           .search_path = {BK_TEST_PLUGIN_DIR},
+                                           .plugin_names = {"vulkan"}});
   return registry;
 }
 

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "probe/bench_compare.h"
 #include "probe/bench_timer.h"
 

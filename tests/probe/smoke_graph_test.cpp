@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/ops.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/ops.h"
+#include "bk/cpu.h"
 #include "probe/smoke_checks.h"
 #include "probe/smoke_graph.h"
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "core/error.h"
-#include "devices/cpu/cpu_reg.h"
+#include "bk/error.h"
+#include "bk/cpu.h"
 #include "probe/smoke_policy.h"
 
 namespace bk {

@@ -5,7 +5,7 @@
 #include <future>
 #include <memory>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "probe/smoke_watchdog.h"
 
 namespace bk {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 namespace {

@@ -2,19 +2,22 @@
 
 #include <string>
 
-#include "core/error.h"
-#include "registry/registry.h"
+#include "bk/cpu.h"
+#include "bk/error.h"
+#include "bk/registry.h"
 
 namespace bk {
 namespace {
 
 const std::string kDir = BK_TEST_PLUGIN_DIR;
 
-Registry only_cpu() { return Registry(RegistryOptions{.load_plugins = false}); }
+Registry only_cpu() { return Registry(RegistryOptions{.builtin_regs = {&cpu_reg()}, .load_plugins = false}); }
 
 Registry with_plugins(std::vector<std::string> names) {
-  return Registry(RegistryOptions{
-      .load_plugins = true, .search_path = {"/nonexistent-dir", kDir}, .plugin_names = std::move(names)});
+  return Registry(RegistryOptions{.builtin_regs = {&cpu_reg()},
+                                  .load_plugins = true,
+                                  .search_path = {"/nonexistent-dir", kDir},
+                                  .plugin_names = std::move(names)});
 }
 
 const PluginAttempt* attempt_for(const Registry& r, const std::string& name) {

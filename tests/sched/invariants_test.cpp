@@ -5,9 +5,10 @@
 
 #include <set>
 
-#include "sched/graph_data.h"
-#include "sched/model_graphs.h"
-#include "sched/scheduler.h"
+#include "probe/graph_data.h"
+#include "probe/model_graphs.h"
+#include "bk/scheduler.h"
+#include "sched/scheduler_impl.h"
 #include "sim_fixture.h"
 
 namespace bk {
@@ -47,9 +48,9 @@ int split_of_input(const SplitPlan& plan, int32_t input) {
 }
 
 void check_source(const Scheduler& sched, int split, int32_t id, size_t slot) {
-  const SchedState& s = sched.state();
-  const SchedGraph& g = sched.sched_graph();
-  const SplitPlan& plan = sched.split_plan();
+  const SchedState& s = sched.impl().state();
+  const SchedGraph& g = sched.impl().sched_graph();
+  const SplitPlan& plan = sched.impl().split_plan();
   const int b = plan.splits[static_cast<size_t>(split)].backend;
   const int32_t src = g.sources(id)[slot];
   if (src < 0 || g.storage(src) == g.storage(id)) return;
@@ -68,9 +69,9 @@ void check_source(const Scheduler& sched, int split, int32_t id, size_t slot) {
 }
 
 void check_invariants(const Scheduler& sched) {
-  const SchedState& s = sched.state();
-  const SchedGraph& g = sched.sched_graph();
-  const SplitPlan& plan = sched.split_plan();
+  const SchedState& s = sched.impl().state();
+  const SchedGraph& g = sched.impl().sched_graph();
+  const SplitPlan& plan = sched.impl().split_plan();
   for (int32_t i = 0; i < g.node_count(); ++i) {
     const int32_t id = g.node_id(i);
     ASSERT_TRUE(s.decided(id));
@@ -139,7 +140,7 @@ TEST_P(Invariants, HoldForBuiltInGraphs) {
   check_invariants(sched);
   for (size_t b = 0; b < sizes.size(); ++b) {
     bool used = false;
-    for (const Split& split : sched.split_plan().splits) used = used || split.backend == static_cast<int>(b);
+    for (const Split& split : sched.impl().split_plan().splits) used = used || split.backend == static_cast<int>(b);
     if (used) {
       EXPECT_GT(sizes[b], 0u) << b;
     }

@@ -2,8 +2,8 @@
 // CPU-type device, the fallback, so that these decisions do not need the CPU's kernels.
 #include <gtest/gtest.h>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 #include "sched/passes.h"
 #include "sched/splits.h"
 #include "sim_fixture.h"

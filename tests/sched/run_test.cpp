@@ -5,8 +5,9 @@
 
 #include <memory>
 
-#include "sched/graph_run.h"
-#include "sched/model_graphs.h"
+#include "probe/graph_run.h"
+#include "probe/model_graphs.h"
+#include "sched/scheduler_impl.h"
 #include "sim_fixture.h"
 
 namespace bk {
@@ -103,8 +104,8 @@ TEST_P(RunMatchesCpu, Exactly) {
   BK_SKIP_UNLESS_CPU_RUNS(run.graph);
   Graph reference = build_model_graph(c.graph, CaseRun::small_params());
   const auto got = run.evaluate(3);
-  const auto want = evaluate_on_cpu(reference, 7);
-  EXPECT_GT(run.sched->split_plan().splits.size(), 1u) << "the case should split the graph";
+  const auto want = evaluate_on_cpu(reference, *cpu_reg().devices().front(), 7);
+  EXPECT_GT(run.sched->impl().split_plan().splits.size(), 1u) << "the case should split the graph";
   ASSERT_EQ(got.size(), want.size());
   for (size_t o = 0; o < got.size(); ++o) {
     EXPECT_EQ(normalized_error(got[o], want[o]), 0.0) << "output " << o;
@@ -124,7 +125,7 @@ TEST_P(RunMatchesCpu, ProfiledEvaluationTimesEverySplitAndComputesTheSame) {
   const auto first = run.evaluate(1);
   for (int round = 0; round < c.copies + 1; ++round) {  // every pipeline copy takes a turn
     const std::vector<SplitTime> times = run.sched->compute_profiled(run.graph);
-    ASSERT_EQ(times.size(), run.sched->split_plan().splits.size());
+    ASSERT_EQ(times.size(), run.sched->impl().split_plan().splits.size());
     double total = 0;
     for (const SplitTime& t : times) {
       EXPECT_GE(t.copy_s, 0.0);

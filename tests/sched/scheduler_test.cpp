@@ -1,14 +1,15 @@
 // The scheduler end to end on hand-built graphs: exact decisions, splits, copies, the decision
 // record, memory. Parametrized over the fallback: the real CPU (tests skip, saying why, while
 // it lacks a kernel they need) and "host", a simulated CPU-type device that declares every op.
-#include "sched/scheduler.h"
+#include "bk/scheduler.h"
+#include "sched/scheduler_impl.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "core/error.h"
-#include "core/ops.h"
-#include "sched/sched_report.h"
+#include "bk/error.h"
+#include "bk/ops.h"
+#include "bk/sched_report.h"
 #include "sim_fixture.h"
 #include "thrown.h"
 
@@ -83,7 +84,7 @@ TEST_P(SchedulerTest, SplitsTwoMatmulsAroundANorm) {
   place(m.w2, "gpu0");
   Scheduler sched(backends({"gpu0"}));
   sched.reserve(m.graph);
-  const SchedReport report = make_report(sched);
+  const SchedReport report = sched.report();
 
   EXPECT_EQ(node(report, m.h).backend, 0);
   EXPECT_EQ(node(report, m.h).cause, Cause::weight);
@@ -123,7 +124,7 @@ TEST_P(SchedulerTest, OffloadsHostWeightMatmulsAndCopiesTheWeight) {
   place(w, "CPU");
   Scheduler sched({&sims_.backend("gpu0"), &sims_.backend("CPU")});
   const std::vector<size_t> sizes = sched.reserve(graph);
-  const SchedReport report = make_report(sched);
+  const SchedReport report = sched.report();
   EXPECT_EQ(node(report, h).backend, 0);
   EXPECT_EQ(node(report, h).cause, Cause::offload);
   EXPECT_EQ(node(report, o).cause, Cause::expand_down);
@@ -143,7 +144,7 @@ TEST_P(SchedulerTest, NoOffloadKeepsTheWeightReaderOnTheCpuAndSaysWhy) {
   place(w, "CPU");
   Scheduler sched({&sims_.backend("gpu0"), &sims_.backend("CPU")}, {.offload = false, .copies = 1});
   sched.schedule(graph);
-  const SchedReport report = make_report(sched);
+  const SchedReport report = sched.report();
   EXPECT_EQ(node(report, h).backend, 1);
   EXPECT_EQ(node(report, h).cause, Cause::weight);
   ASSERT_EQ(node(report, h).passed_over.size(), 1u);
@@ -159,7 +160,7 @@ TEST_P(SchedulerTest, UnsupportedDtypeIsNamedAsSuch) {
   SKIP_UNLESS_FALLBACK_RUNS(&h);
   Scheduler sched({&sims.backend("gpu0"), &sims_.backend(fallback())});
   sched.schedule(graph);
-  const SchedReport report = make_report(sched);
+  const SchedReport report = sched.report();
   ASSERT_EQ(node(report, h).passed_over.size(), 1u);
   EXPECT_EQ(node(report, h).passed_over[0].reason, PassReason::unsupported_type);
   EXPECT_NE(node(report, h).passed_over[0].detail.find("types=f32"), std::string::npos);
@@ -173,7 +174,7 @@ TEST_P(SchedulerTest, PinsOverrideWeightsAndAreReported) {
   Scheduler sched(backends({"gpu0"}));
   sched.pin(m.r, 1);
   sched.schedule(m.graph);
-  const SchedReport report = make_report(sched);
+  const SchedReport report = sched.report();
   EXPECT_EQ(node(report, m.r).backend, 1);
   EXPECT_EQ(node(report, m.r).cause, Cause::pinned);
   EXPECT_EQ(node(report, m.r).passed_over[0].reason, PassReason::pinned_elsewhere);
@@ -195,7 +196,7 @@ TEST_P(SchedulerTest, ReserveMeasuresWithoutAllocating) {
   EXPECT_EQ(gpu0.memory().free, free_before - sizes[0]);
   EXPECT_EQ(&m.h.buffer->type(), &gpu0.buffer_type());
   EXPECT_EQ(&m.n.buffer->type(), &sims_.device(fallback()).buffer_type());
-  EXPECT_EQ(&sched.input_copy(0, 0).buffer->type(), &gpu0.buffer_type());
+  EXPECT_EQ(&sched.impl().input_copy(0, 0).buffer->type(), &gpu0.buffer_type());
 }
 
 TEST_P(SchedulerTest, PipelineCopiesAreSeparateTensors) {
@@ -207,8 +208,8 @@ TEST_P(SchedulerTest, PipelineCopiesAreSeparateTensors) {
   const std::vector<size_t> sizes = sched.reserve(m.graph);
   EXPECT_EQ(sizes[0], 4 * 2048u + 2 * 2 * 2048u);  // two more copies of x and of n
   sched.alloc_graph(m.graph);
-  EXPECT_NE(sched.input_copy(0, 0).data, sched.input_copy(0, 1).data);
-  EXPECT_NE(sched.input_copy(0, 1).data, sched.input_copy(0, 2).data);
+  EXPECT_NE(sched.impl().input_copy(0, 0).data, sched.impl().input_copy(0, 1).data);
+  EXPECT_NE(sched.impl().input_copy(0, 1).data, sched.impl().input_copy(0, 2).data);
 }
 
 TEST_P(SchedulerTest, ComputeRefusesWeightsThatAreOnlyAssumed) {
@@ -218,7 +219,7 @@ TEST_P(SchedulerTest, ComputeRefusesWeightsThatAreOnlyAssumed) {
   sched.assume_buffer(m.w1, sims_.device("gpu0").buffer_type());
   sched.assume_buffer(m.w2, sims_.device("gpu0").buffer_type());
   sched.reserve(m.graph);
-  EXPECT_EQ(make_report(sched).nodes[0].cause, Cause::weight);
+  EXPECT_EQ(sched.report().nodes[0].cause, Cause::weight);
   const Error e =
       test::thrown_by([&] { sched.compute(m.graph); }, "computed with weights that have no memory");
   EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
@@ -245,8 +246,8 @@ TEST_P(SchedulerTest, HasNoLimitOnSplitsOrBackends) {
   Scheduler sched(list);
   for (int i = 0; i < 600; ++i) sched.pin(*adds[static_cast<size_t>(i)], static_cast<size_t>(i % 40));
   sched.reserve(graph);
-  EXPECT_EQ(sched.split_plan().splits.size(), 1200u);
-  EXPECT_EQ(sched.split_plan().inputs.size(), 1200u);  // each split copies its one input in
+  EXPECT_EQ(sched.impl().split_plan().splits.size(), 1200u);
+  EXPECT_EQ(sched.impl().split_plan().inputs.size(), 1200u);  // each split copies its one input in
 }
 
 TEST_P(SchedulerTest, OutOfMemoryOnTheComputeBufferIsAnError) {

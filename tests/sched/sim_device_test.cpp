@@ -5,10 +5,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 #include "sim_fixture.h"
 #include "thrown.h"
+#include "probe/device_details.h"
 
 namespace bk {
 namespace {
@@ -19,8 +20,7 @@ TEST(SimDevice, IsLabelledSimulated) {
   EXPECT_TRUE(d.is_simulated());
   EXPECT_NE(d.description().find("simulated"), std::string::npos);
   EXPECT_EQ(d.type(), DeviceType::gpu);
-  nlohmann::json details;
-  d.describe(details);
+  const nlohmann::json details = device_details(d);
   EXPECT_EQ(details["simulated"], true);
   EXPECT_EQ(details["ops"], (nlohmann::json{"add", "mul_mat"}));
   EXPECT_EQ(d.reg().name(), "Sim");

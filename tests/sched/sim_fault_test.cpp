@@ -9,11 +9,12 @@
 #include <cstring>
 #include <vector>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 #include "devices/sim/sim_config.h"
 #include "sim_fixture.h"
 #include "thrown.h"
+#include "probe/device_details.h"
 
 namespace bk {
 namespace {
@@ -35,8 +36,7 @@ TEST(SimFault, ParsesEveryFaultAndRejectsOthers) {
 TEST(SimFault, DescribesItsFaultAndStaysLabelledSimulated) {
   test::SimDevices sims("g:fault=wrong_results");
   Device& d = sims.device("g");
-  nlohmann::json details;
-  d.describe(details);
+  const nlohmann::json details = device_details(d);
   EXPECT_EQ(details["fault"], "wrong_results");
   EXPECT_NE(d.description().find("simulated"), std::string::npos);
 }

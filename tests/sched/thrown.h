@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk::test {
 

@@ -4,8 +4,8 @@
 
 #include <new>
 
-#include "core/error.h"
-#include "core/graph.h"
+#include "bk/error.h"
+#include "bk/graph.h"
 #include "devices/cpu/cpu_plan.h"
 #include "devices/cpu/cpu_topology.h"
 #include "devices/cpu/kernels/dispatch.h"

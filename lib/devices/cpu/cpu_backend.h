@@ -12,7 +12,7 @@
 #include <functional>
 #include <memory>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {

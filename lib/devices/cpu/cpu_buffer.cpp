@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
-#include "core/device.h"
-#include "core/error.h"
-#include "core/units.h"
+#include "bk/device.h"
+#include "bk/error.h"
+#include "bk/units.h"
 #include "devices/cpu/cpu_info.h"
 
 namespace bk {
@@ -31,32 +30,6 @@ void free_aligned(void* p) noexcept { std::free(p); }
 
 }  // namespace
 
-CpuBuffer::CpuBuffer(BufferType& type, void* base, size_t size, Deleter deleter) noexcept
-    : Buffer(type, size), base_(base), deleter_(deleter) {}
-
-CpuBuffer::~CpuBuffer() {
-  if (deleter_ != nullptr) deleter_(base_);
-}
-
-void CpuBuffer::do_write(size_t offset, const void* src, size_t size) {
-  std::memcpy(bytes() + offset, src, size);
-}
-
-void CpuBuffer::do_read(size_t offset, void* dst, size_t size) const {
-  std::memcpy(dst, bytes() + offset, size);
-}
-
-void CpuBuffer::do_fill(size_t offset, uint8_t value, size_t size) {
-  std::memset(bytes() + offset, value, size);
-}
-
-bool CpuBuffer::do_copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t size) {
-  if (!src.type().is_host()) return false;
-  // memmove: src may be this very buffer, with overlapping tensors.
-  std::memmove(bytes() + dst_offset, static_cast<const char*>(src.base()) + src_offset, size);
-  return true;
-}
-
 size_t CpuBufferType::max_size() const {
   return static_cast<size_t>(PTRDIFF_MAX) / kCpuAlignment * kCpuAlignment;
 }
@@ -75,7 +48,7 @@ std::unique_ptr<Buffer> CpuBufferType::alloc(size_t size) {
   const size_t bytes = round_up(std::max<size_t>(size, 1), kCpuAlignment);
   void* p = std::aligned_alloc(kCpuAlignment, bytes);
   if (p == nullptr) throw_out_of_memory(*this, size, mem, "the system allocator refused");
-  return std::make_unique<CpuBuffer>(*this, p, size, &free_aligned);
+  return std::make_unique<HostBuffer>(*this, p, size, &free_aligned);
 }
 
 std::unique_ptr<Buffer> cpu_buffer_from_host_ptr(BufferType& type, void* ptr, size_t size) {
@@ -100,7 +73,7 @@ std::unique_ptr<Buffer> cpu_buffer_from_host_ptr(BufferType& type, void* ptr, si
             "it with std::aligned_alloc({}, n), or allocate from the '{}' buffer type and copy into it",
             dev, fmt::ptr(ptr), kCpuAlignment, misalign, kCpuAlignment, type.name()));
   }
-  return std::make_unique<CpuBuffer>(type, ptr, size);
+  return std::make_unique<HostBuffer>(type, ptr, size);
 }
 
 }  // namespace bk

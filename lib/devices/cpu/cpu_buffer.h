@@ -1,5 +1,5 @@
 #pragma once
-// The CPU's buffer type ("CPU") and the host-memory Buffer it hands out.
+// The CPU's buffer type ("CPU"), which hands out HostBuffers (bk/host_buffer.h).
 //
 // Allocations are 64-byte aligned (a cache line, and the widest vector load) and rounded up to a
 // whole number of lines, so every tensor placed at an aligned offset can use aligned loads. The
@@ -11,36 +11,12 @@
 #include <cstddef>
 #include <memory>
 
-#include "core/buffer.h"
+#include "bk/buffer.h"
+#include "bk/host_buffer.h"
 
 namespace bk {
 
 inline constexpr size_t kCpuAlignment = 64;
-
-// A Buffer over host memory. With a deleter it owns the memory and frees it when destroyed;
-// without one it only wraps memory the caller keeps alive (buffer_from_host_ptr). Other host
-// buffer types (pinned memory of a GPU driver) can reuse it with their own deleter.
-class CpuBuffer : public Buffer {
- public:
-  using Deleter = void (*)(void*) noexcept;
-  CpuBuffer(BufferType& type, void* base, size_t size, Deleter deleter = nullptr) noexcept;
-  ~CpuBuffer() override;
-
-  void* base() const override { return base_; }
-
- protected:
-  void do_write(size_t offset, const void* src, size_t size) override;
-  void do_read(size_t offset, void* dst, size_t size) const override;
-  void do_fill(size_t offset, uint8_t value, size_t size) override;
-  // Copies from any host buffer (its base() is a real address); false for device buffers.
-  bool do_copy_from(const Buffer& src, size_t src_offset, size_t dst_offset, size_t size) override;
-
- private:
-  char* bytes() const noexcept { return static_cast<char*>(base_); }
-
-  void* base_;
-  Deleter deleter_;
-};
 
 class CpuBufferType final : public BufferType {
  public:

@@ -1,8 +1,8 @@
 #include "devices/cpu/cpu_device.h"
 
-#include <nlohmann/json.hpp>
+#include <fmt/format.h>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/cpu_features.h"
 #include "devices/cpu/cpu_info.h"
@@ -12,15 +12,21 @@
 namespace bk {
 namespace {
 
-nlohmann::json topology_json(const CpuTopology& topo) {
-  nlohmann::json caches = nlohmann::json::array();
-  for (const CpuCache& c : topo.caches) {
-    caches.push_back({{"name", c.name}, {"level", c.level}, {"size", c.size}, {"count", c.count}});
+void describe_topology(const CpuTopology& topo, Properties& out) {
+  out.set("topology.loaded", topo.loaded);
+  out.set("topology.packages", topo.packages);
+  out.set("topology.cores", topo.cores);
+  out.set("topology.pus", topo.pus);
+  out.set("topology.numa_nodes", topo.numa_nodes);
+  for (size_t i = 0; i < topo.caches.size(); ++i) {
+    const CpuCache& c = topo.caches[i];
+    const std::string at = fmt::format("topology.caches.{}.", i);
+    out.set(at + "name", c.name);
+    out.set(at + "level", c.level);
+    out.set(at + "size", c.size);
+    out.set(at + "count", c.count);
   }
-  nlohmann::json out = {{"loaded", topo.loaded}, {"packages", topo.packages},     {"cores", topo.cores},
-                        {"pus", topo.pus},       {"numa_nodes", topo.numa_nodes}, {"caches", caches}};
-  if (!topo.loaded) out["reason"] = topo.reason;
-  return out;
+  if (!topo.loaded) out.set("topology.reason", topo.reason);
 }
 
 }  // namespace
@@ -38,13 +44,13 @@ DeviceCaps CpuDevice::caps() const {
   return caps;
 }
 
-void CpuDevice::describe(nlohmann::json& out) const {
+void CpuDevice::describe(Properties& out) const {
   const CpuFeatures& features = cpu_features();
-  out["brand"] = cpu_brand();
-  out["arch"] = features.arch;
-  out["topology"] = topology_json(cpu_topology());
-  out["isa_features"] = features.names;
-  out["default_threads"] = cpu_default_threads();
+  out.set("brand", cpu_brand());
+  out.set("arch", features.arch);
+  describe_topology(cpu_topology(), out);
+  out.set_list("isa_features", features.names);
+  out.set("default_threads", cpu_default_threads());
 }
 
 bool CpuDevice::supports_op(const Tensor& node) const { return cpu_op_unsupported_reason(node).empty(); }

@@ -5,7 +5,7 @@
 // each memory() call); only describe() and init_backend() load the hwloc topology. Owned by the
 // CPU reg (cpu_reg.h); thread-safe to query.
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/cpu/cpu_buffer.h"
 
 namespace bk {
@@ -23,7 +23,7 @@ class CpuDevice final : public Device {
 
   // Writes brand, arch, topology {packages, cores, pus, numa_nodes, caches[{name, level, size,
   // count}], and loaded/reason}, isa_features and default_threads.
-  void describe(nlohmann::json& out) const override;
+  void describe(Properties& out) const override;
 
   // Truthful per node: every op of core/op.h in every dtype its builder allows, any strides
   // (kernels/op_support.cpp lists the rules); false for a node made by hand that breaks them.

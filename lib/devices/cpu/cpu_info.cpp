@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "core/error.h"
-#include "core/strings.h"
+#include "bk/error.h"
+#include "bk/strings.h"
 #include "devices/cpu/cpu_topology.h"
 
 #if defined(__linux__)

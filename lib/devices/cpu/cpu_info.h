@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/device.h"
+#include "bk/device.h"
 
 namespace bk {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 

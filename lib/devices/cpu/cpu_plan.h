@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/graph.h"
+#include "bk/graph.h"
 #include "devices/cpu/kernels/op_kernels.h"
 
 namespace bk {

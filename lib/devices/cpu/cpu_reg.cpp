@@ -1,4 +1,4 @@
-#include "devices/cpu/cpu_reg.h"
+#include "bk/cpu.h"
 
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/cpu_device.h"

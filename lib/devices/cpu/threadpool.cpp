@@ -4,7 +4,7 @@
 
 #include <system_error>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
-#include "core/graph.h"
-#include "core/tensor.h"
+#include "bk/error.h"
+#include "bk/graph.h"
+#include "bk/tensor.h"
 #include "devices/cuda/cuda_blas.h"
 #include "devices/cuda/cuda_buffer.h"
 #include "devices/cuda/cuda_device.h"

@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/cuda/cuda_scratch.h"
 
 namespace bk {

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/cuda/cuda_error.h"
 
 namespace bk {

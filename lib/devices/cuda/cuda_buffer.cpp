@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "core/error.h"
-#include "core/units.h"
-#include "devices/cpu/cpu_buffer.h"
+#include "bk/error.h"
+#include "bk/units.h"
+#include "bk/host_buffer.h"
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_device_scope.h"
 #include "devices/cuda/cuda_error.h"
@@ -128,7 +128,7 @@ std::unique_ptr<Buffer> CudaHostBufferType::alloc(size_t size) {
                     device_.name(), format_bytes(size), size, name(), cuda_error_code(err)));
   }
   cuda_check(err, "cudaHostAlloc", device_.name(), fmt::format("of {} bytes", size));
-  return std::make_unique<CpuBuffer>(*this, p, size, &free_pinned);
+  return std::make_unique<HostBuffer>(*this, p, size, &free_pinned);
 }
 
 const CudaBuffer* cuda_buffer_of(const Buffer* buffer) noexcept {

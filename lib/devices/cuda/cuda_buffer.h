@@ -16,7 +16,7 @@
 
 #include <memory>
 
-#include "core/buffer.h"
+#include "bk/buffer.h"
 
 namespace bk {
 

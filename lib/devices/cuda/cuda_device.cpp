@@ -3,7 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/cuda/cuda_backend.h"
 #include "devices/cuda/cuda_blas.h"
 #include "devices/cuda/cuda_device_scope.h"

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/cuda/cuda_buffer.h"
 #include "devices/cuda/cuda_options.h"
 #include "devices/cuda/cuda_properties.h"
@@ -37,7 +37,7 @@ class CudaDevice final : public Device {
   // Writes compute_capability, sm_count, pci_bus_id, uuid, driver/runtime versions, limits,
   // cublas (where it was loaded from, or why not) and telemetry (NVML readings, or the reason
   // they are absent).
-  void describe(nlohmann::json& out) const override;
+  void describe(Properties& out) const override;
 
   // Every op of ops.h for float tensors of any layout; MUL_MAT only when cuBLAS loads.
   bool supports_op(const Tensor& node) const override;

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/cuda/cuda_backend.h"
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_device_scope.h"

@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "core/device.h"
+#include "bk/device.h"
 
 namespace bk {
 

@@ -14,7 +14,7 @@
 
 #include <climits>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/cuda/cuda_backend.h"
 #include "devices/cuda/cuda_blas.h"
 #include "devices/cuda/cuda_device.h"

@@ -5,7 +5,7 @@
 
 #include <climits>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/cuda/cuda_ops.h"
 
 namespace bk {

@@ -7,8 +7,8 @@
 
 #include <initializer_list>
 
-#include "core/error.h"
-#include "core/ops.h"
+#include "bk/error.h"
+#include "bk/ops.h"
 #include "devices/cuda/cuda_backend.h"
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_error.h"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/cuda/kernels/cuda_kernels.h"
 
 namespace bk {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/cuda/cuda_backend.h"
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_device_scope.h"

@@ -3,7 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
-#include "core/strings.h"
+#include "bk/strings.h"
 #include "devices/cuda/cuda_error.h"
 
 namespace bk {

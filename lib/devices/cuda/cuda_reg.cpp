@@ -6,7 +6,6 @@
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_error.h"
 #include "devices/cuda/cuda_properties.h"
-#include "registry/plugin_api.h"
 
 namespace bk {
 
@@ -55,5 +54,3 @@ BackendReg& cuda_reg() {
 }
 
 }  // namespace bk
-
-BK_PLUGIN_ENTRY(bk::cuda_reg)

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/cuda/cuda_options.h"
 
 namespace bk {

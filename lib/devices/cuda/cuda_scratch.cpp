@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/units.h"
+#include "bk/units.h"
 #include "devices/cuda/cuda_error.h"
 
 namespace bk {

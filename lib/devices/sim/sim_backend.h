@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/sim/sim_queue.h"
 
 namespace bk {

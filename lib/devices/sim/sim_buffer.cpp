@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/error.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/units.h"
 #include "devices/sim/sim_device.h"
 
 namespace bk {
@@ -17,7 +17,7 @@ void free_aligned(void* p) noexcept { std::free(p); }
 }  // namespace
 
 SimBuffer::SimBuffer(BufferType& type, SimDevice& device, void* base, size_t size) noexcept
-    : CpuBuffer(type, base, size, &free_aligned), device_(&device) {}
+    : HostBuffer(type, base, size, &free_aligned), device_(&device) {}
 
 SimBuffer::~SimBuffer() { device_->release(size()); }
 
@@ -29,7 +29,7 @@ bool SimBuffer::do_copy_from(const Buffer& src, size_t src_offset, size_t dst_of
 }
 
 void SimBuffer::do_write(size_t offset, const void* src, size_t size) {
-  CpuBuffer::do_write(offset, src, size);
+  HostBuffer::do_write(offset, src, size);
   const size_t stuck = this->size() / 2;
   if (device_->config().fault == SimFault::corrupt_byte && offset <= stuck && stuck < offset + size) {
     static_cast<unsigned char*>(base())[stuck] ^= 0x10;

@@ -1,16 +1,16 @@
 #pragma once
-// The memory of a simulated device: host memory (a CpuBuffer underneath) whose bytes count
+// The memory of a simulated device: host memory (a HostBuffer underneath) whose bytes count
 // against the device's declared size until the buffer is destroyed. With fault=corrupt_byte
 // (sim_config.h) writes leave one bit flipped in the middle of the buffer. Internal to the sim
 // device.
 
-#include "devices/cpu/cpu_buffer.h"
+#include "bk/host_buffer.h"
 
 namespace bk {
 
 class SimDevice;
 
-class SimBuffer final : public CpuBuffer {
+class SimBuffer final : public HostBuffer {
  public:
   // Takes ownership of `base` (from std::aligned_alloc) and of `size` reserved bytes.
   SimBuffer(BufferType& type, SimDevice& device, void* base, size_t size) noexcept;

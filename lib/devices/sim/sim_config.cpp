@@ -6,9 +6,9 @@
 #include <cctype>
 #include <charconv>
 
-#include "core/error.h"
-#include "core/strings.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "bk/units.h"
 
 namespace bk {
 namespace {

@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/device.h"
-#include "core/dtype.h"
-#include "core/op.h"
+#include "bk/device.h"
+#include "bk/dtype.h"
+#include "bk/op.h"
 
 namespace bk {
 

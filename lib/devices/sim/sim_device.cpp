@@ -2,12 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
-#include "core/error.h"
-#include "core/strings.h"
-#include "core/tensor.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "bk/tensor.h"
+#include "bk/units.h"
 #include "devices/sim/sim_backend.h"
 
 namespace bk {
@@ -52,17 +50,17 @@ DeviceCaps SimDevice::caps() const {
   return caps;
 }
 
-void SimDevice::describe(nlohmann::json& out) const {
-  out["simulated"] = true;
-  out["config"] = config_.text;
-  out["ops"] = op_names(config_.ops);
-  out["types"] = names_of(config_.types, [](DType t) { return std::string(dtype_name(t)); });
-  out["max_buffer"] = config_.max_buffer;
-  out["async"] = config_.async;
-  out["offload"] = op_names(config_.offload);
-  out["offload_min_batch"] = config_.offload_min_batch;
-  out["reads"] = config_.reads;
-  out["fault"] = sim_fault_name(config_.fault);
+void SimDevice::describe(Properties& out) const {
+  out.set("simulated", true);
+  out.set("config", config_.text);
+  out.set_list("ops", op_names(config_.ops));
+  out.set_list("types", names_of(config_.types, [](DType t) { return std::string(dtype_name(t)); }));
+  out.set("max_buffer", config_.max_buffer);
+  out.set("async", config_.async);
+  out.set_list("offload", op_names(config_.offload));
+  out.set("offload_min_batch", config_.offload_min_batch);
+  out.set_list("reads", config_.reads);
+  out.set("fault", sim_fault_name(config_.fault));
 }
 
 bool SimDevice::supports_types(const Tensor& node) const {

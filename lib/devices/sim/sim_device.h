@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/sim/sim_config.h"
 
 namespace bk {
@@ -53,7 +53,7 @@ class SimDevice final : public Device {
   DeviceCaps caps() const override;
   bool is_simulated() const override { return true; }
   BackendReg& reg() const override { return *reg_; }
-  void describe(nlohmann::json& out) const override;
+  void describe(Properties& out) const override;
 
   // What the configuration declares (ops, dtypes); computing needs the CPU's kernels for them.
   bool supports_op(const Tensor& node) const override;

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "devices/sim/sim_device.h"
-#include "registry/plugin_api.h"
+#include "bk/plugin_api.h"
 
 namespace {
 

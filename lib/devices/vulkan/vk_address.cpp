@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 

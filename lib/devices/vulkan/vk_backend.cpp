@@ -4,9 +4,9 @@
 
 #include <cstring>
 
-#include "core/error.h"
-#include "core/graph.h"
-#include "core/tensor.h"
+#include "bk/error.h"
+#include "bk/graph.h"
+#include "bk/tensor.h"
 #include "devices/vulkan/vk_buffer.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_device.h"

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/vulkan/vk_descriptors.h"
 #include "devices/vulkan/vk_staging.h"
 #include "devices/vulkan/vk_stream.h"

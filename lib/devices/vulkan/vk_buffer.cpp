@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "core/error.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/units.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_device.h"
 #include "devices/vulkan/vk_transfer.h"

@@ -14,7 +14,7 @@
 
 #include <memory>
 
-#include "core/buffer.h"
+#include "bk/buffer.h"
 #include "devices/vulkan/vk_address.h"
 #include "devices/vulkan/vk_memory.h"
 

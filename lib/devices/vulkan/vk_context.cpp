@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/vulkan/vk_error.h"
 #include "devices/vulkan/vk_memory.h"
 #include "devices/vulkan/vk_pipelines.h"

@@ -1,6 +1,6 @@
 // VulkanDevice::describe: the properties `bkctl devices --verbose` and --json show.
 
-#include <nlohmann/json.hpp>
+#include <fmt/format.h>
 
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_device.h"
@@ -33,7 +33,7 @@ const char* vendor_name(uint32_t id) noexcept {
   }
 }
 
-nlohmann::json memory_flags(VkMemoryPropertyFlags flags) {
+std::vector<std::string> memory_flags(VkMemoryPropertyFlags flags) {
   static constexpr std::pair<VkMemoryPropertyFlags, const char*> kNames[] = {
       {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "device_local"},
       {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, "host_visible"},
@@ -42,76 +42,85 @@ nlohmann::json memory_flags(VkMemoryPropertyFlags flags) {
       {VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, "lazily_allocated"},
       {VK_MEMORY_PROPERTY_PROTECTED_BIT, "protected"},
   };
-  nlohmann::json out = nlohmann::json::array();
+  std::vector<std::string> out;
   for (const auto& [bit, name] : kNames) {
-    if ((flags & bit) != 0) out.push_back(name);
+    if ((flags & bit) != 0) out.emplace_back(name);
   }
   return out;
 }
 
-nlohmann::json triple(const uint32_t (&v)[3]) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+void set_triple(Properties& out, const std::string& key, const uint32_t (&v)[3]) {
+  for (int i = 0; i < 3; ++i) out.set(fmt::format("{}.{}", key, i), v[i]);
+}
 
 }  // namespace
 
-void VulkanDevice::describe(nlohmann::json& out) const {
+void VulkanDevice::describe(Properties& out) const {
   const VkPhysicalDeviceProperties& p = info_.props;
-  out["vulkan_device_type"] = vulkan_device_type_name(p.deviceType);
-  out["vendor"] = vendor_name(p.vendorID);
-  out["vendor_id"] = p.vendorID;
-  out["device_id"] = p.deviceID;
-  out["driver_name"] = info_.driver_name;
-  out["driver_info"] = info_.driver_info;
-  out["driver_version"] = vulkan_driver_version_string(p.vendorID, p.driverVersion);
-  out["api_version"] = vulkan_version_string(p.apiVersion);
-  out["device_uuid"] =
-      info_.device_uuid ? nlohmann::json(vulkan_uuid_string(*info_.device_uuid)) : nlohmann::json();
-  out["pci_bus_id"] = info_.pci ? nlohmann::json(vulkan_pci_string(*info_.pci)) : nlohmann::json();
-  out["subgroup_size"] = info_.subgroup_size;
-  out["compute_queue_family"] = info_.compute_queue_family;
-  out["timestamp_valid_bits"] = info_.timestamp_valid_bits;
-  out["timestamp_period_ns"] = p.limits.timestampPeriod;
+  out.set("vulkan_device_type", vulkan_device_type_name(p.deviceType));
+  out.set("vendor", vendor_name(p.vendorID));
+  out.set("vendor_id", p.vendorID);
+  out.set("device_id", p.deviceID);
+  out.set("driver_name", info_.driver_name);
+  out.set("driver_info", info_.driver_info);
+  out.set("driver_version", vulkan_driver_version_string(p.vendorID, p.driverVersion));
+  out.set("api_version", vulkan_version_string(p.apiVersion));
+  if (info_.device_uuid) {
+    out.set("device_uuid", vulkan_uuid_string(*info_.device_uuid));
+  } else {
+    out.set_null("device_uuid");
+  }
+  if (info_.pci) {
+    out.set("pci_bus_id", vulkan_pci_string(*info_.pci));
+  } else {
+    out.set_null("pci_bus_id");
+  }
+  out.set("subgroup_size", info_.subgroup_size);
+  out.set("compute_queue_family", info_.compute_queue_family);
+  out.set("timestamp_valid_bits", info_.timestamp_valid_bits);
+  out.set("timestamp_period_ns", p.limits.timestampPeriod);
 
   const std::vector<VulkanHeapBudget> budgets = vulkan_heap_budgets(fn_, info_, heap_usage_);
-  out["memory_budget_source"] =
-      info_.has_memory_budget ? "VK_EXT_memory_budget" : "heap size minus this process's allocations";
-  nlohmann::json heaps = nlohmann::json::array();
+  out.set("memory_budget_source",
+          info_.has_memory_budget ? "VK_EXT_memory_budget" : "heap size minus this process's allocations");
   for (uint32_t i = 0; i < info_.memory.memoryHeapCount; ++i) {
     const VkMemoryHeap& heap = info_.memory.memoryHeaps[i];
-    heaps.push_back({{"index", i},
-                     {"size", heap.size},
-                     {"device_local", (heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0},
-                     {"budget", budgets[i].budget},
-                     {"usage", budgets[i].usage}});
+    const std::string at = fmt::format("memory_heaps.{}.", i);
+    out.set(at + "index", i);
+    out.set(at + "size", heap.size);
+    out.set(at + "device_local", (heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0);
+    out.set(at + "budget", budgets[i].budget);
+    out.set(at + "usage", budgets[i].usage);
   }
-  out["memory_heaps"] = std::move(heaps);
-  nlohmann::json types = nlohmann::json::array();
   for (uint32_t i = 0; i < info_.memory.memoryTypeCount; ++i) {
     const VkMemoryType& t = info_.memory.memoryTypes[i];
-    types.push_back({{"index", i}, {"heap", t.heapIndex}, {"flags", memory_flags(t.propertyFlags)}});
+    const std::string at = fmt::format("memory_types.{}.", i);
+    out.set(at + "index", i);
+    out.set(at + "heap", t.heapIndex);
+    out.set_list(at + "flags", memory_flags(t.propertyFlags));
   }
-  out["memory_types"] = std::move(types);
 
   const VkPhysicalDeviceLimits& l = p.limits;
-  nlohmann::json limits = {
-      {"max_memory_allocation_size", info_.max_allocation_size},
-      {"max_storage_buffer_range", l.maxStorageBufferRange},
-      {"min_storage_buffer_offset_alignment", l.minStorageBufferOffsetAlignment},
-      {"max_compute_work_group_count", triple(l.maxComputeWorkGroupCount)},
-      {"max_compute_work_group_size", triple(l.maxComputeWorkGroupSize)},
-      {"max_compute_work_group_invocations", l.maxComputeWorkGroupInvocations},
-      {"max_compute_shared_memory_size", l.maxComputeSharedMemorySize},
-  };
-  limits["max_buffer_size"] =
-      info_.max_buffer_size != 0 ? nlohmann::json(info_.max_buffer_size) : nlohmann::json();
-  out["limits"] = std::move(limits);
-  out["buffer_chunk_size"] = VulkanContext::chunk_limit_for(info_, options_);
-  out["device_buffer_transfers"] = device_buffers_mapped() ? "mapped" : "staging";
-  out["storage_buffer_16bit"] = info_.storage_buffer_16bit;
-  out["shader_float16"] = info_.shader_float16;
-  out["texel_rgba32f"] = info_.texel_rgba32f;
-  out["texel_rgba16f"] = info_.texel_rgba16f;
-  out["texel_rgba16ui"] = info_.texel_rgba16ui;
-  out["pipelines_created"] = pipelines_created();
+  out.set("limits.max_memory_allocation_size", info_.max_allocation_size);
+  out.set("limits.max_storage_buffer_range", l.maxStorageBufferRange);
+  out.set("limits.min_storage_buffer_offset_alignment", l.minStorageBufferOffsetAlignment);
+  set_triple(out, "limits.max_compute_work_group_count", l.maxComputeWorkGroupCount);
+  set_triple(out, "limits.max_compute_work_group_size", l.maxComputeWorkGroupSize);
+  out.set("limits.max_compute_work_group_invocations", l.maxComputeWorkGroupInvocations);
+  out.set("limits.max_compute_shared_memory_size", l.maxComputeSharedMemorySize);
+  if (info_.max_buffer_size != 0) {
+    out.set("limits.max_buffer_size", info_.max_buffer_size);
+  } else {
+    out.set_null("limits.max_buffer_size");
+  }
+  out.set("buffer_chunk_size", VulkanContext::chunk_limit_for(info_, options_));
+  out.set("device_buffer_transfers", device_buffers_mapped() ? "mapped" : "staging");
+  out.set("storage_buffer_16bit", info_.storage_buffer_16bit);
+  out.set("shader_float16", info_.shader_float16);
+  out.set("texel_rgba32f", info_.texel_rgba32f);
+  out.set("texel_rgba16f", info_.texel_rgba16f);
+  out.set("texel_rgba16ui", info_.texel_rgba16ui);
+  out.set("pipelines_created", pipelines_created());
 }
 
 }  // namespace bk

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/vulkan/vk_backend.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_event.h"

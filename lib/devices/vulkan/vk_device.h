@@ -16,7 +16,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/vulkan/vk_buffer.h"
 #include "devices/vulkan/vk_memory.h"
 #include "devices/vulkan/vk_options.h"
@@ -42,7 +42,7 @@ class VulkanDevice : public Device {
   // The PCI bus id ("0000:65:00.0") with VK_EXT_pci_bus_info, else the device UUID.
   std::string stable_id() const override;
   BackendReg& reg() const override { return reg_; }
-  void describe(nlohmann::json& out) const override;
+  void describe(Properties& out) const override;
 
   // Every op of core/ops.h within the limits vk_ops.h states; leafs and views always.
   bool supports_op(const Tensor& node) const override;

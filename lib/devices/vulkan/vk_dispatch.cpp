@@ -6,7 +6,7 @@
 #include <cstring>
 #include <optional>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/vulkan/vk_buffer.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_descriptors.h"

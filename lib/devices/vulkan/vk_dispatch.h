@@ -21,7 +21,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/vulkan/vk_api.h"
 #include "devices/vulkan/vk_kernel_args.h"
 #include "devices/vulkan/vk_pipelines.h"

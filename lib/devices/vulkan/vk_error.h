@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/vulkan/vk_api.h"
 
 namespace bk {

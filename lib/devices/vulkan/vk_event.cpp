@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/vulkan/vk_backend.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_device.h"

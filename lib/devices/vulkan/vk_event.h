@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/vulkan/vk_api.h"
 
 namespace bk {

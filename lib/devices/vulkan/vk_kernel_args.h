@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 
 namespace bk {
 

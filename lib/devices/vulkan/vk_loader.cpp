@@ -3,7 +3,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "bk/error.h"
 
 namespace bk {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/units.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_error.h"
 #include "devices/vulkan/vk_properties.h"

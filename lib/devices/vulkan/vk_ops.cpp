@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_dispatch.h"
 

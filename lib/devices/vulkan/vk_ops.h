@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/vulkan/vk_api.h"
 
 namespace bk {

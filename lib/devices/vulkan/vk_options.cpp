@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/error.h"
-#include "core/units.h"
+#include "bk/error.h"
+#include "bk/units.h"
 
 namespace bk {
 namespace {

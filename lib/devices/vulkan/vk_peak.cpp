@@ -6,8 +6,8 @@
 #include <cmath>
 #include <memory>
 
-#include "core/buffer.h"
-#include "core/error.h"
+#include "bk/buffer.h"
+#include "bk/error.h"
 #include "devices/vulkan/vk_backend.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_dispatch.h"

@@ -6,7 +6,7 @@
 // Error(unsupported) with the reason. Writes only a scratch buffer it allocates itself.
 // Threading: the backend's thread, like every Backend call.
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 
 namespace bk {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/vulkan/vk_context.h"
 #include "devices/vulkan/vk_error.h"
 #include "devices/vulkan/vk_kernel_args.h"

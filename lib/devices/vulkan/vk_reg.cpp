@@ -6,12 +6,11 @@
 #include <cstring>
 #include <exception>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/vulkan/vk_device.h"
 #include "devices/vulkan/vk_error.h"
 #include "devices/vulkan/vk_loader.h"
 #include "devices/vulkan/vk_properties.h"
-#include "registry/plugin_api.h"
 
 namespace bk {
 namespace {
@@ -125,5 +124,3 @@ BackendReg& vulkan_reg() {
 }
 
 }  // namespace bk
-
-BK_PLUGIN_ENTRY(bk::vulkan_reg)

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/device.h"
+#include "bk/device.h"
 #include "devices/vulkan/vk_api.h"
 #include "devices/vulkan/vk_options.h"
 

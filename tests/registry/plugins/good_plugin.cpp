@@ -3,9 +3,9 @@
 #include <cstring>
 #include <new>
 
-#include "core/device.h"
-#include "core/error.h"
-#include "registry/plugin_api.h"
+#include "bk/device.h"
+#include "bk/error.h"
+#include "bk/plugin_api.h"
 
 namespace {
 

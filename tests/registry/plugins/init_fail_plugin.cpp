@@ -1,7 +1,7 @@
 // A plugin whose initialisation throws: the entry point must turn that into an error message.
 #include <stdexcept>
 
-#include "registry/plugin_api.h"
+#include "bk/plugin_api.h"
 
 namespace {
 bk::BackendReg& make_reg() { throw std::runtime_error("driver exploded during init"); }

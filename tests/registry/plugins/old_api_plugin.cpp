@@ -1,5 +1,5 @@
 // A plugin built for an older plugin API: the registry must refuse it and say why.
-#include "registry/plugin_api.h"
+#include "bk/plugin_api.h"
 
 BK_PLUGIN_EXPORT int bk_plugin_init_v1(uint32_t /*host_api_version*/, bk_plugin_result* result) {
   result->api_version = 0;

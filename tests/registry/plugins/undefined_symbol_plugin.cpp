@@ -1,5 +1,5 @@
 // A plugin that needs a symbol nobody defines: dlopen(RTLD_NOW) fails with the linker's message.
-#include "registry/plugin_api.h"
+#include "bk/plugin_api.h"
 
 extern "C" int bk_symbol_that_does_not_exist(int);
 

@@ -5,8 +5,8 @@
 #include <array>
 #include <cstdlib>
 
-#include "core/error.h"
-#include "core/strings.h"
+#include "bk/error.h"
+#include "bk/strings.h"
 #include "devices/cpu/cpu_features.h"
 
 namespace bk {

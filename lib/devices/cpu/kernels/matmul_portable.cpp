@@ -2,7 +2,7 @@
 // dot-product (gemv) path, in plain C++. See kernel_table.h for the packed layouts.
 #include <cstring>
 
-#include "core/dtype.h"
+#include "bk/dtype.h"
 #include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {

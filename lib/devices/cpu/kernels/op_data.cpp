@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/error.h"
+#include "bk/error.h"
 #include "devices/cpu/kernels/op_kernels.h"
 #include "devices/cpu/kernels/row_io.h"
 

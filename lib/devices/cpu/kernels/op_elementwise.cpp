@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "devices/cpu/kernels/op_kernels.h"
 #include "devices/cpu/kernels/row_io.h"
 

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/cpu/kernels/context.h"
 
 namespace bk {

@@ -1,7 +1,7 @@
 // rms_norm and soft_max: one row at a time, rows spread over the threads.
 #include <cmath>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "devices/cpu/kernels/op_kernels.h"
 #include "devices/cpu/kernels/row_io.h"
 

@@ -3,7 +3,7 @@
 // with GraphBuilder::node may not).
 #include <fmt/format.h>
 
-#include "core/ops.h"
+#include "bk/ops.h"
 #include "devices/cpu/kernels/op_kernels.h"
 
 namespace bk {

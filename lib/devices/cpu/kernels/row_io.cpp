@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/dtype.h"
+#include "bk/dtype.h"
 
 namespace bk {
 

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/tensor.h"
+#include "bk/tensor.h"
 #include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {

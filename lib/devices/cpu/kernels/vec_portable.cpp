@@ -2,7 +2,7 @@
 // baseline ISA (the compiler may vectorise them with what that baseline allows).
 #include <cmath>
 
-#include "core/dtype.h"
+#include "bk/dtype.h"
 #include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {

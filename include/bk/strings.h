@@ -1,0 +1,17 @@
+#pragma once
+// Small string helpers shared by every layer.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bk/api.h"
+
+namespace bk {
+
+BK_API bool iequals(std::string_view a, std::string_view b) noexcept;
+BK_API std::string to_lower(std::string_view s);
+BK_API std::string trim(std::string_view s);
+BK_API std::vector<std::string> split(std::string_view s, char sep);  // keeps empty fields
+
+}  // namespace bk
