@@ -1,5 +1,5 @@
 #pragma once
-// How bkctl's subcommands plug into main: each cmd_*.cpp adds its CLI11 subcommand (options,
+// How bkctl's subcommands plug into main: each commands/<name>/command.cpp adds its CLI11 subcommand (options,
 // help, footer with examples) and returns what to run once the command line parsed. Running is
 // kept out of CLI11's callbacks so that every error reaches main's one handler.
 //

@@ -2,7 +2,7 @@
 // goes wrong that a constant fill would miss (aliased addresses, swapped buffers, reads that
 // transfer nothing, a bad tail byte).
 
-#include "alloc_check.h"
+#include "commands/alloc/check.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The embedded schema catalog: every file in schemas/ is there, byte for byte, and can be found
 // by its short name, id or file name.
 
-#include "schemas.h"
+#include "commands/schema/schemas.h"
 
 #include <gtest/gtest.h>
 

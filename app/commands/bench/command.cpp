@@ -1,0 +1,109 @@
+// `bkctl bench`: how fast each device is on real work, against its own measured peak.
+#include <cstdio>
+#include <fstream>
+
+#include "commands/bench/cli.h"
+#include "command.h"
+#include "bk/error.h"
+#include "exit_codes.h"
+#include "output/term.h"
+
+namespace bkctl {
+namespace {
+
+constexpr const char* kFooter =
+    "Tests (--op): peak, mul_mat, add, cpy, d2d, h2d, d2h, h2d_pinned, d2h_pinned, graph_latency,\n"
+    "event_latency, graph. --size N: mul_mat runs N x N x N; memory tests move N*N f32 elements.\n"
+    "Each result is a median of repetitions filling --budget after --warmup runs, checked against a\n"
+    "reference; 'of peak' divides by the peak kernel where the device has one, else by the best\n"
+    "measured rate of that dtype (labelled 'best measured'). Format and method: docs/bench.md.\n"
+    "\n"
+    "Examples:\n"
+    "  bkctl bench --device CPU\n"
+    "  bkctl bench --device Vulkan0 --op mul_mat --dtype f16 --size 1024\n"
+    "  bkctl bench --device CPU --graph transformer --devices Vulkan0\n"
+    "  bkctl bench --device CPU --json > before.json && bkctl bench --device CPU --baseline before.json\n"
+    "  bkctl bench --device CPU --plot roofline.svg";
+
+[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) usage("--plot: cannot write " + path);
+}
+
+int run_bench_command(const BenchArgs& args) {
+  if (args.json && args.csv) usage("give --json or --csv, not both");
+  const BenchPlan plan = make_plan(args);
+  timing_options(args);  // reject a bad --budget before anything runs
+  const double tolerance = parse_tolerance(args.tolerance);
+  if (args.list) {
+    std::fputs(plan_listing(plan).c_str(), stdout);
+    return kExitOk;
+  }
+  if (!args.baseline.empty()) {
+    // Fail fast on a baseline of another schema or device: compare against a run with no results.
+    BenchRun empty{args, {}, {}};
+    for (bk::Device* d : bench_devices(args)) empty.devices.push_back({d, {}, {}});
+    compare_with_baseline(empty, args.baseline, tolerance);
+  }
+  const BenchRun run = run_bench(args, plan);
+  BaselineReport baseline;
+  if (!args.baseline.empty()) baseline = compare_with_baseline(run, args.baseline, tolerance);
+  if (!args.plot.empty()) write_file(args.plot, roofline_svg(run));
+  if (args.json) {
+    ojson doc = bench_document(run);
+    if (!args.baseline.empty()) doc["baseline"] = baseline.json;
+    print_json(doc);
+  } else if (args.csv) {
+    std::fputs(bench_csv(run).c_str(), stdout);
+  } else {
+    std::string text = bench_text(run, term_style_for(stdout).color);
+    if (!args.baseline.empty()) {
+      text += "Baseline " + args.baseline + ":\n";
+      for (const std::string& line : baseline.lines) text += "  " + line + "\n";
+      if (baseline.lines.empty()) text += "  no test in common with the baseline\n";
+    }
+    std::fputs(text.c_str(), stdout);
+  }
+  if (baseline.regressions > 0) {
+    std::fprintf(stderr, "bkctl: %d regression(s) beyond the tolerance against %s\n", baseline.regressions,
+                 args.baseline.c_str());
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& parent, int argc, char** argv) {
+  auto args = std::make_shared<BenchArgs>();
+  args->argv.assign(argv, argv + argc);
+  CLI::App* app = parent.add_subcommand("bench", "Measure each device on real work, against its own peak");
+  app->add_option("-d,--device", args->device, "Devices to measure, e.g. CPU or Vulkan0,CPU (default: all)");
+  app->add_option("--op", args->ops, "Only these tests, comma-separated (see below)");
+  app->add_option("--dtype", args->dtypes, "Weight dtypes for mul_mat and peak: f32,f16,bf16 (default all)");
+  app->add_option("--size", args->sizes,
+                  "Sides, comma-separated (default mul_mat 256,512,1024; memory 1024,4096)");
+  app->add_option("--graph", args->graph, "Only this whole graph: mlp, attention, transformer");
+  app->add_option("--devices", args->graph_devices,
+                  "Graph tests: schedule over these devices, in priority order (default: the benchmarked "
+                  "device; the CPU is "
+                  "added last)");
+  app->add_option("--budget", args->budget, "Measuring time per test, e.g. 0.5s or 50ms")
+      ->capture_default_str();
+  app->add_option("--warmup", args->warmup, "Unmeasured runs before each test")->capture_default_str();
+  app->add_option("--threads", args->threads, "Thread count for devices that have one (the CPU)");
+  app->add_flag("--list", args->list, "List the selected tests and exit");
+  app->add_flag("--json", args->json, "Print JSON (schema bk.bench/v1)");
+  app->add_flag("--csv", args->csv, "Print CSV, one row per test");
+  app->add_option("--plot", args->plot, "Also write a roofline per device to this SVG file");
+  app->add_option("--baseline", args->baseline, "Compare with an earlier --json run; exit 1 on a regression");
+  app->add_option("--tolerance", args->tolerance, "Allowed slowdown against --baseline, beyond noise")
+      ->capture_default_str();
+  app->footer(kFooter);
+  return {app, [args] { return run_bench_command(*args); }};
+}
+
+}  // namespace bkctl

@@ -1,0 +1,116 @@
+// `bkctl bench --graph`: whole model graphs through the scheduler, checked against the CPU alone
+// and then timed as evaluations per second.
+#include <fmt/format.h>
+
+#include "commands/bench/cli.h"
+#include "commands/bench/util.h"
+#include "bk/op_info.h"
+#include "bk/strings.h"
+#include "bk/registry.h"
+#include "probe/graph_run.h"
+#include "probe/model_graphs.h"
+#include "bk/scheduler.h"
+
+namespace bkctl {
+namespace {
+
+constexpr uint64_t kSeed = 1;
+
+double limit_for(bk::DType dtype) {
+  return dtype == bk::DType::F32 ? 1e-6 : dtype == bk::DType::F16 ? 1e-4 : 1e-3;
+}
+
+// The bench device first, then --devices (or the CPU), the CPU last as the scheduler requires.
+std::vector<bk::Device*> graph_devices(DeviceContext& ctx) {
+  std::vector<bk::Device*> list;
+  const bk::Registry& registry = bk::Registry::global();
+  if (ctx.args.graph_devices.empty()) {
+    list.push_back(&ctx.device);
+  } else {
+    for (const std::string& name : bk::split(ctx.args.graph_devices, ',')) {
+      if (!bk::trim(name).empty()) list.push_back(&registry.device(bk::trim(name)));
+    }
+  }
+  bk::Device& cpu = registry.device("CPU");
+  if (list.empty() || list.back() != &cpu) list.push_back(&cpu);
+  return list;
+}
+
+// Where an evaluation's time goes: a few evaluations with every split timed on its own (a
+// quarter of the budget, 3 to 25 of them), medians per split.
+void profile_splits(bk::Scheduler& sched, bk::Graph& graph, double eval_seconds,
+                    const bk::TimingOptions& timing, std::vector<SplitInfo>& splits) {
+  const double fit = 0.25 * timing.budget_s / eval_seconds;
+  const int runs = fit < 3 ? 3 : fit > 25 ? 25 : static_cast<int>(fit);
+  std::vector<std::vector<double>> copy(splits.size()), compute(splits.size());
+  for (int r = 0; r < runs; ++r) {
+    const std::vector<bk::SplitTime> times = sched.compute_profiled(graph);
+    for (size_t s = 0; s < splits.size() && s < times.size(); ++s) {
+      copy[s].push_back(times[s].copy_s);
+      compute[s].push_back(times[s].compute_s);
+    }
+  }
+  for (size_t s = 0; s < splits.size(); ++s) {
+    splits[s].copy_s = bk::summarize(copy[s]).median;
+    splits[s].compute_s = bk::summarize(compute[s]).median;
+  }
+}
+
+}  // namespace
+
+BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
+  BenchResult result{test};
+  result.unit = "eval/s";
+  return guarded(result, [&] {
+    const std::vector<bk::Device*> devices = graph_devices(ctx);
+    std::vector<std::unique_ptr<bk::Backend>> owned;
+    std::vector<bk::Backend*> backends;
+    for (bk::Device* d : devices) {
+      if (d == &ctx.device) {
+        backends.push_back(&ctx.backend);
+      } else {
+        owned.push_back(d->init_backend());
+        apply_thread_count(*owned.back(), ctx.args.threads);
+        backends.push_back(owned.back().get());
+      }
+    }
+    const bk::ModelParams params;  // the defaults of `bkctl sched`: small enough for every device
+    bk::Graph graph = bk::build_model_graph(test.graph, params);
+    bk::Scheduler sched(backends);
+    const std::vector<size_t> device_of(bk::weights_in_use_order(graph).size(), 0);
+    bk::WeightStore store;
+    const auto got = bk::evaluate_graph(graph, sched, {devices, device_of, kSeed, 1}, store);
+    bk::Graph reference = bk::build_model_graph(test.graph, params);
+    const auto want = bk::evaluate_on_cpu(reference, bk::Registry::global().device("CPU"), kSeed);
+    for (size_t i = 0; i < got.size(); ++i) {
+      const double err = bk::normalized_error(got[i], want[i]);
+      if (!(err <= limit_for(params.dtype))) {
+        result.status = BenchStatus::error;
+        result.reason = fmt::format("output {} differs from the CPU alone: normalised error {:.3g} > {:.0e}",
+                                    graph.outputs()[i]->name, err, limit_for(params.dtype));
+        return;
+      }
+    }
+    const bk::OpCost cost = bk::graph_cost(graph);
+    result.flops = cost.flops;
+    result.bytes = static_cast<double>(cost.bytes_read + cost.bytes_written);
+    for (const bk::SplitReport& s : sched.report().splits) {
+      SplitInfo info{devices[static_cast<size_t>(s.backend)]->name(), s.last_node - s.first_node + 1, 0};
+      for (int n = s.first_node; n <= s.last_node; ++n)
+        info.flops += bk::op_cost(*graph.nodes()[static_cast<size_t>(n)]).flops;
+      result.splits.push_back(info);
+    }
+    measure_into(
+        result,
+        [&] {
+          const double t0 = bk::now_seconds();
+          sched.compute(graph);
+          sched.synchronize();
+          return bk::now_seconds() - t0;
+        },
+        ctx.timing, [](double s) { return 1.0 / s; });
+    profile_splits(sched, graph, 1.0 / result.stats.median, ctx.timing, result.splits);
+  });
+}
+
+}  // namespace bkctl

@@ -1,0 +1,187 @@
+// `bkctl bench --json` (schema bk.bench/v1) and `--baseline`: the comparison with an earlier run.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "commands/bench/cli.h"
+#include "bk/version.h"
+#include "probe/device_details.h"
+#include "bk/error.h"
+#include "probe/bench_compare.h"
+#include "probe/host_info.h"
+
+namespace bkctl {
+namespace {
+
+constexpr const char* kSchema = "bk.bench/v1";
+
+[[noreturn]] void bad_baseline(const std::string& path, const std::string& why) {
+  throw bk::Error(bk::ErrorCode::invalid_argument, fmt::format("--baseline {}: {}", path, why));
+}
+
+ojson identity(const bk::Device& d) {
+  return ojson{{"name", d.name()},
+               {"description", d.description()},
+               {"type", bk::device_type_name(d.type())},
+               {"stable_id", string_or_null(d.stable_id())},
+               {"simulated", d.is_simulated()}};
+}
+
+// The driver is kept apart from the identity: a driver update must not make a baseline "another
+// device". Whatever the device describes under a key naming the driver.
+ojson driver(const bk::Device& d) {
+  const nlohmann::json described = bk::device_details(d);
+  ojson out = ojson::object();
+  for (auto it = described.begin(); it != described.end(); ++it) {
+    if (it.key().find("driver") != std::string::npos) out[it.key()] = to_ordered(it.value());
+  }
+  return out.empty() ? ojson(nullptr) : out;
+}
+
+ojson result_json(const BenchResult& r) {
+  const bool ok = r.status == BenchStatus::ok;
+  const auto v = [ok](double x) { return ok ? ojson(x) : ojson(nullptr); };
+  ojson j{{"id", r.test.id()},
+          {"group", r.test.group},
+          {"op", r.test.op},
+          {"dtype", string_or_null(r.test.dtype)},
+          {"size", r.test.size > 0 ? ojson(r.test.size) : ojson(nullptr)},
+          {"graph", string_or_null(r.test.graph)},
+          {"status", bench_status_name(r.status)},
+          {"reason", string_or_null(r.reason)},
+          {"unit", r.unit},
+          {"higher_is_better", r.higher_is_better},
+          {"median", v(r.stats.median)},
+          {"min", v(r.stats.min)},
+          {"max", v(r.stats.max)},
+          {"cv", v(r.stats.cv)},
+          {"samples", ok ? ojson(r.stats.count) : ojson(nullptr)},
+          {"flops", r.flops > 0 ? ojson(r.flops) : ojson(nullptr)},
+          {"bytes", r.bytes > 0 ? ojson(r.bytes) : ojson(nullptr)},
+          {"fraction_of_peak", r.fraction ? ojson(*r.fraction) : ojson(nullptr)},
+          {"peak", string_or_null(r.peak_name)},
+          {"timer", r.timer}};
+  if (!r.splits.empty()) {
+    ojson splits = ojson::array();
+    for (const SplitInfo& s : r.splits)
+      splits.push_back({{"device", s.device},
+                        {"nodes", s.nodes},
+                        {"flops", s.flops},
+                        {"copy_s", s.copy_s},
+                        {"compute_s", s.compute_s}});
+    j["splits"] = splits;
+  }
+  return j;
+}
+
+const ojson* find_device(const ojson& doc, const bk::Device& d) {
+  for (const ojson& dev : doc.at("devices")) {
+    const ojson& id = dev.at("identity");
+    if (id.value("name", "") == d.name() && id.value("description", "") == d.description()) return &dev;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+ojson bench_document(const BenchRun& run) {
+  ojson doc = json_document(kSchema);
+  doc["bkctl_version"] = bk::kVersion;
+  const bk::HostInfo h = bk::host_info();
+  doc["host"] = {{"cpu", string_or_null(h.cpu)},
+                 {"logical_cpus", h.logical_cpus},
+                 {"os", string_or_null(h.os)},
+                 {"kernel", string_or_null(h.kernel)},
+                 {"arch", string_or_null(h.arch)}};
+  doc["invocation"] = {
+      {"argv", run.args.argv},
+      {"budget_s", run.timing.budget_s},
+      {"warmup", run.timing.warmup},
+      {"min_samples", run.timing.min_samples},
+      {"threads", run.args.threads > 0 ? ojson(run.args.threads) : ojson(nullptr)},
+      {"timer", "per test: device events where the device times them, else host clock after synchronize"}};
+  ojson devices = ojson::array();
+  for (const DeviceBench& b : run.devices) {
+    ojson peaks = ojson::array();
+    for (const Peak& p : b.peaks)
+      peaks.push_back({{"name", p.name}, {"unit", p.unit}, {"value", p.value}, {"source", p.source}});
+    ojson results = ojson::array();
+    for (const BenchResult& r : b.results) results.push_back(result_json(r));
+    devices.push_back({{"identity", identity(*b.device)},
+                       {"driver", driver(*b.device)},
+                       {"peaks", peaks},
+                       {"tests", results}});
+  }
+  doc["devices"] = devices;
+  return doc;
+}
+
+namespace {
+
+BaselineReport compare_documents(const BenchRun& run, const std::string& path, double tolerance) {
+  std::ifstream in(path);
+  if (!in) bad_baseline(path, "cannot be read (give a file written by 'bkctl bench --json')");
+  const ojson doc = ojson::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) bad_baseline(path, "is not JSON");
+  const std::string schema = doc.value("schema", "");
+  if (schema != kSchema)
+    bad_baseline(path, fmt::format("has schema '{}', this bkctl compares {} only", schema, kSchema));
+  if (!doc.contains("devices") || !doc["devices"].is_array()) bad_baseline(path, "has no devices array");
+  BaselineReport report;
+  report.json = {{"file", path}, {"tolerance", tolerance}, {"compared", ojson::array()}};
+  for (const DeviceBench& b : run.devices) {
+    const ojson* base = find_device(doc, *b.device);
+    if (base == nullptr) {
+      std::vector<std::string> names;
+      for (const ojson& dev : doc.at("devices"))
+        names.push_back(dev.at("identity").value("name", "?") + " (" +
+                        dev.at("identity").value("description", "?") + ")");
+      bad_baseline(path, fmt::format("was recorded on {}, not on {} ({}); compare runs of the same device",
+                                     fmt::join(names, ", "), b.device->name(), b.device->description()));
+    }
+    for (const BenchResult& r : b.results) {
+      if (r.status != BenchStatus::ok) continue;
+      for (const ojson& t : base->at("tests")) {
+        if (t.value("id", "") != r.test.id() || t.value("status", "") != "ok") continue;
+        // Device time leaves out the submission that host time includes: not the same quantity.
+        const std::string timer = t.value("timer", r.timer);
+        if (timer != r.timer) {
+          report.lines.push_back(fmt::format("{} {}: not compared: timed by {} now, by {} in the baseline",
+                                             b.device->name(), r.test.id(), r.timer, timer));
+          continue;
+        }
+        const bk::Measured old{t.at("median").get<double>(), t.at("cv").get<double>(),
+                               t.at("samples").get<size_t>()};
+        const bk::Measured now{r.stats.median, r.stats.cv, r.stats.count};
+        const bk::Verdict v = bk::compare_to_baseline(old, now, tolerance, r.higher_is_better);
+        report.regressions += v.regression ? 1 : 0;
+        report.lines.push_back(fmt::format("{} {}: {:.4g} -> {:.4g} {} ({:+.1f}%, allowed -{:.1f}%){}",
+                                           b.device->name(), r.test.id(), old.median, now.median, r.unit,
+                                           100 * v.change, 100 * v.allowed,
+                                           v.regression ? "  REGRESSION" : ""));
+        report.json["compared"].push_back({{"device", b.device->name()},
+                                           {"id", r.test.id()},
+                                           {"baseline", old.median},
+                                           {"current", now.median},
+                                           {"change", v.change},
+                                           {"allowed", v.allowed},
+                                           {"regression", v.regression}});
+      }
+    }
+  }
+  report.json["regressions"] = report.regressions;
+  return report;
+}
+
+}  // namespace
+
+BaselineReport compare_with_baseline(const BenchRun& run, const std::string& path, double tolerance) {
+  try {
+    return compare_documents(run, path, tolerance);
+  } catch (const nlohmann::json::exception& e) {
+    bad_baseline(path, std::string("is not a valid bk.bench/v1 record: ") + e.what());
+  }
+}
+
+}  // namespace bkctl

@@ -1,0 +1,186 @@
+// `bkctl bench`: the test plan, the selection options and their errors.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "commands/bench/cli.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "bk/units.h"
+#include "probe/model_graphs.h"
+
+namespace bkctl {
+namespace {
+
+[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
+
+// Sides: mul_mat is side^3 (M = N = K); bandwidth and transfer tests move side^2 f32 elements,
+// so 1024 is 4 MiB (in cache on most machines) and 4096 is 64 MiB (in memory).
+const std::vector<int64_t> kMatSides = {256, 512, 1024};
+const std::vector<int64_t> kMemSides = {1024, 4096};
+const std::vector<std::string> kDtypes = {"f32", "f16", "bf16"};
+
+struct OpDef {
+  const char* name;
+  const char* group;
+  bool per_dtype;  // mul_mat, peak
+  bool sized;
+};
+
+const std::vector<OpDef>& op_defs() {
+  static const std::vector<OpDef> defs = {
+      {"peak", "peak", true, false},
+      {"mul_mat", "mul_mat", true, true},
+      {"add", "bandwidth", false, true},
+      {"cpy", "bandwidth", false, true},
+      {"d2d", "bandwidth", false, true},
+      {"h2d", "transfer", false, true},
+      {"d2h", "transfer", false, true},
+      {"h2d_pinned", "transfer", false, true},
+      {"d2h_pinned", "transfer", false, true},
+      {"graph_latency", "latency", false, false},
+      {"event_latency", "latency", false, false},
+      {"graph", "graph", false, false},
+  };
+  return defs;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  for (const std::string& item : bk::split(text, ',')) {
+    if (!bk::trim(item).empty()) out.push_back(bk::to_lower(bk::trim(item)));
+  }
+  return out;
+}
+
+std::vector<int64_t> parse_sides(const std::string& text) {
+  std::vector<int64_t> sides;
+  for (const std::string& item : split_list(text)) {
+    char* end = nullptr;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (end != item.c_str() + item.size() || v < 16 || v > 16384) {
+      usage(
+          fmt::format("--size '{}' is not a side between 16 and 16384 (mul_mat runs side^3, memory tests "
+                      "move side^2 f32 elements), e.g. --size 256,1024",
+                      item));
+    }
+    sides.push_back(v);
+  }
+  return sides;
+}
+
+}  // namespace
+
+std::vector<std::string> bench_op_names() {
+  std::vector<std::string> names;
+  for (const OpDef& d : op_defs()) names.emplace_back(d.name);
+  return names;
+}
+
+double parse_tolerance(const std::string& text) {
+  std::string t = bk::trim(text);
+  const bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size() || !(v >= 0)) {
+    usage(fmt::format("--tolerance '{}' is not a percentage like 10%", text));
+  }
+  return percent || v >= 1 ? v / 100 : v;
+}
+
+bk::TimingOptions timing_options(const BenchArgs& args) {
+  std::string t = bk::trim(args.budget);
+  if (t.ends_with("ms")) {
+    t.resize(t.size() - 2);
+  } else if (t.ends_with('s')) {
+    t.pop_back();
+  }
+  const double scale = bk::trim(args.budget).ends_with("ms") ? 1e-3 : 1.0;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size() || !(v > 0) || v * scale > 60) {
+    usage(fmt::format("--budget '{}' is not a time per test between 0 and 60 s, e.g. 0.5s or 200ms",
+                      args.budget));
+  }
+  if (args.warmup < 0 || args.warmup > 100)
+    usage(fmt::format("--warmup {} is not between 0 and 100", args.warmup));
+  bk::TimingOptions options;
+  options.budget_s = v * scale;
+  options.warmup = args.warmup;
+  return options;
+}
+
+BenchPlan make_plan(const BenchArgs& args) {
+  const std::vector<std::string> names = bench_op_names();
+  std::vector<std::string> ops = split_list(args.ops);
+  for (const std::string& op : ops) {
+    if (std::find(names.begin(), names.end(), op) == names.end())
+      usage(fmt::format("--op '{}' is not a bench test; tests: {}", op, fmt::join(names, ", ")));
+  }
+  std::vector<std::string> dtypes = split_list(args.dtypes);
+  for (const std::string& d : dtypes) {
+    if (std::find(kDtypes.begin(), kDtypes.end(), d) == kDtypes.end())
+      usage(fmt::format("--dtype '{}' is not one of {}", d, fmt::join(kDtypes, ", ")));
+  }
+  if (dtypes.empty()) dtypes = kDtypes;
+  std::vector<std::string> graphs;
+  for (std::string_view g : bk::model_graph_names()) graphs.emplace_back(g);
+  if (!args.graph.empty()) {
+    const std::string g = bk::to_lower(bk::trim(args.graph));
+    if (std::find(graphs.begin(), graphs.end(), g) == graphs.end())
+      usage(fmt::format("--graph '{}' is not one of {}", args.graph, fmt::join(graphs, ", ")));
+    graphs = {g};
+    if (ops.empty()) ops = {"graph"};  // --graph alone: just the graph
+  }
+  const std::vector<int64_t> sides = parse_sides(args.sizes);
+  BenchPlan plan;
+  for (const OpDef& def : op_defs()) {
+    if (!ops.empty() && std::find(ops.begin(), ops.end(), def.name) == ops.end()) continue;
+    const bool mat = std::string(def.name) == "mul_mat";
+    const std::vector<int64_t> op_sides = !def.sized       ? std::vector<int64_t>{0}
+                                          : !sides.empty() ? sides
+                                          : mat            ? kMatSides
+                                                           : kMemSides;
+    const std::vector<std::string> op_dtypes = def.per_dtype ? dtypes : std::vector<std::string>{""};
+    if (std::string(def.name) == "graph") {
+      for (const std::string& g : graphs) plan.tests.push_back({def.group, def.name, "", 0, g});
+      continue;
+    }
+    for (const std::string& d : op_dtypes) {
+      for (int64_t s : op_sides) plan.tests.push_back({def.group, def.name, d, s, ""});
+    }
+  }
+  return plan;
+}
+
+std::string BenchTest::id() const {
+  std::string out = op;
+  if (!graph.empty()) out += "/" + graph;
+  if (!dtype.empty()) out += "/" + dtype;
+  if (size > 0) out += "/" + std::to_string(size);
+  return out;
+}
+
+std::string BenchTest::label() const {
+  if (size <= 0) return "";
+  if (op == "mul_mat") return fmt::format("{}^3", size);
+  return bk::format_bytes(static_cast<size_t>(size * size) * sizeof(float));
+}
+
+const char* bench_status_name(BenchStatus status) noexcept {
+  switch (status) {
+    case BenchStatus::ok:
+      return "ok";
+    case BenchStatus::unsupported:
+      return "unsupported";
+    case BenchStatus::skipped:
+      return "skipped";
+    case BenchStatus::error:
+      return "error";
+  }
+  return "error";
+}
+
+}  // namespace bkctl

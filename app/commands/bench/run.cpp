@@ -1,0 +1,194 @@
+// `bkctl bench`: runs a plan on each device, then derives the peaks and every result's fraction.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "commands/bench/cli.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "output/term.h"
+#include "bk/registry.h"
+
+namespace bkctl {
+namespace {
+
+using SetThreadsFn = void (*)(bk::Backend&, int);
+
+}  // namespace
+
+std::vector<bk::Device*> bench_devices(const BenchArgs& args) {
+  const bk::Registry& registry = bk::Registry::global();
+  if (args.device.empty()) return registry.devices();
+  std::vector<bk::Device*> out;
+  for (const std::string& name : bk::split(args.device, ',')) {
+    if (!bk::trim(name).empty()) out.push_back(&registry.device(bk::trim(name)));  // not_found: the list
+  }
+  return out;
+}
+
+namespace {
+
+BenchResult run_one(const BenchTest& test, DeviceContext& ctx) {
+  if (test.group == "peak") return run_peak_test(test, ctx);
+  if (test.group == "latency") return run_latency_test(test, ctx);
+  if (test.group == "graph") return run_graph_test(test, ctx);
+  if (test.op == "mul_mat" || test.op == "add" || test.op == "cpy") return run_kernel_test(test, ctx);
+  return run_transfer_test(test, ctx);
+}
+
+// Compute peaks: the peak kernel where it ran, else the best mul_mat of that dtype. A mul_mat
+// faster than the peak kernel (F16 weights computed in F32 arithmetic, say) raises the peak to
+// itself, so that no fraction reads above 100%. Bandwidth: the best device-memory test (add,
+// cpy, d2d). Then every rate gets its fraction.
+void derive_peaks(DeviceBench& bench) {
+  for (const char* dtype : {"f32", "f16", "bf16"}) {
+    Peak peak{dtype, "GFLOP/s", 0, ""};
+    for (const BenchResult& r : bench.results) {
+      if (r.status == BenchStatus::ok && r.test.dtype == dtype && r.test.group == "peak") {
+        peak.value = r.stats.median;
+        peak.source = "peak kernel";
+      }
+    }
+    for (const BenchResult& r : bench.results) {
+      if (r.status != BenchStatus::ok || r.test.dtype != dtype || r.test.op != "mul_mat") continue;
+      if (r.stats.median <= peak.value) continue;
+      // Inside the parentheses: bk.bench/v1 allows "best measured (...)" and nothing after it.
+      peak.source = peak.value > 0 ? fmt::format("best measured ({}, above the peak kernel's {:.3g})",
+                                                 r.test.id(), peak.value)
+                                   : "best measured (" + r.test.id() + ")";
+      peak.value = r.stats.median;
+    }
+    if (peak.value > 0) bench.peaks.push_back(peak);
+  }
+  Peak bw{"bandwidth", "GB/s", 0, ""};
+  for (const BenchResult& r : bench.results) {
+    if (r.status == BenchStatus::ok && r.test.group == "bandwidth" && r.stats.median > bw.value) {
+      bw.value = r.stats.median;
+      bw.source = "best measured (" + r.test.id() + ")";
+    }
+  }
+  if (bw.value > 0) bench.peaks.push_back(bw);
+  for (BenchResult& r : bench.results) {
+    if (r.status != BenchStatus::ok) continue;
+    const std::string want = r.test.op == "mul_mat"        ? r.test.dtype
+                             : r.test.group == "bandwidth" ? "bandwidth"
+                                                           : "";
+    for (const Peak& p : bench.peaks) {
+      if (!want.empty() && p.name == want) {
+        r.fraction = r.stats.median / p.value;
+        r.peak_name = p.name;
+      }
+    }
+  }
+}
+
+// Seconds one run of `test` would take at the rate `done` (the same op and dtype at a smaller
+// size) measured: matrix work grows with side^3, element work with side^2.
+double predicted_run_seconds(const BenchResult& done, const BenchTest& test) {
+  const double work = done.flops > 0 ? done.flops : done.bytes;
+  if (done.stats.median <= 0 || work <= 0 || done.test.size <= 0) return 0;
+  const double scale = static_cast<double>(test.size) / static_cast<double>(done.test.size);
+  const double exponent = test.op == "mul_mat" ? 3 : 2;
+  return work / (done.stats.median * 1e9) * std::pow(scale, exponent);
+}
+
+// With the default sizes, a size whose minimum runs (warm-up plus the minimum samples) would
+// take more than twice the budget is skipped, with the prediction, instead of letting a slow
+// device (a software rasteriser) take minutes; --size measures it anyway.
+std::optional<std::string> too_slow_for_defaults(const BenchArgs& args, const bk::TimingOptions& timing,
+                                                 const std::vector<BenchResult>& so_far,
+                                                 const BenchTest& test) {
+  if (!args.sizes.empty() || test.size <= 0) return std::nullopt;
+  for (auto r = so_far.rbegin(); r != so_far.rend(); ++r) {
+    if (r->status != BenchStatus::ok || r->test.op != test.op || r->test.dtype != test.dtype ||
+        r->test.size >= test.size || r->unit == "us") {
+      continue;
+    }
+    const double per_run = predicted_run_seconds(*r, test);
+    const double minimum = per_run * (timing.warmup + timing.min_samples);
+    if (minimum <= 2 * timing.budget_s) return std::nullopt;
+    return fmt::format(
+        "predicted {:.1f} s per run from {} (over twice the {:.2g} s budget for its minimum {} runs); "
+        "measure it with --size {}",
+        per_run, r->test.id(), timing.budget_s, timing.warmup + timing.min_samples, test.size);
+  }
+  return std::nullopt;
+}
+
+class Progress {
+ public:
+  Progress() : on_(is_terminal(stderr)) {}
+  void show(size_t i, size_t n, const std::string& device, const std::string& id) {
+    if (on_) std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, n, device.c_str(), id.c_str());
+  }
+  ~Progress() {
+    if (on_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  bool on_;
+};
+
+}  // namespace
+
+void apply_thread_count(bk::Backend& backend, int threads) {
+  if (threads <= 0) return;
+  void* fn = backend.device().reg().proc_address("set_threads");
+  if (fn == nullptr) return;  // devices without a thread count (GPUs) are unaffected
+  reinterpret_cast<SetThreadsFn>(fn)(backend, threads);
+}
+
+BenchRun run_bench(const BenchArgs& args, const BenchPlan& plan) {
+  BenchRun run{args, timing_options(args), {}};
+  const std::vector<bk::Device*> devices = bench_devices(args);
+  if (args.threads < 0) throw bk::Error(bk::ErrorCode::invalid_argument, "--threads must be at least 1");
+  if (args.threads > 0) {
+    bool any = false;
+    for (bk::Device* d : devices) any = any || d->reg().proc_address("set_threads") != nullptr;
+    if (!any) {
+      throw bk::Error(
+          bk::ErrorCode::invalid_argument,
+          "--threads: none of the benchmarked devices has a thread count (it applies to the CPU)");
+    }
+  }
+  Progress progress;
+  const size_t total = devices.size() * plan.tests.size();
+  size_t done = 0;
+  for (bk::Device* device : devices) {
+    DeviceBench bench{device, {}, {}};
+    std::unique_ptr<bk::Backend> backend;
+    std::string failure;
+    try {
+      backend = device->init_backend();
+      apply_thread_count(*backend, args.threads);
+    } catch (const bk::Error& e) {
+      failure = e.what();
+    }
+    for (const BenchTest& test : plan.tests) {
+      progress.show(done++, total, device->name(), test.id());
+      if (!backend) {
+        BenchResult r{test};
+        r.status = BenchStatus::error;
+        r.reason = "the device did not start: " + failure;
+        bench.results.push_back(r);
+        continue;
+      }
+      if (std::optional<std::string> why = too_slow_for_defaults(args, run.timing, bench.results, test)) {
+        BenchResult r{test};
+        r.status = BenchStatus::skipped;
+        r.reason = *why;
+        bench.results.push_back(r);
+        continue;
+      }
+      DeviceContext ctx{*device, *backend, run.timing, args};
+      bench.results.push_back(run_one(test, ctx));
+    }
+    derive_peaks(bench);
+    run.devices.push_back(std::move(bench));
+  }
+  return run;
+}
+
+}  // namespace bkctl

@@ -1,0 +1,180 @@
+// `bkctl bench`: the aligned table (grouped by test) and CSV.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+
+#include "commands/bench/cli.h"
+#include "output/table.h"
+
+namespace bkctl {
+namespace {
+
+// Three significant digits, enough for a rate or a latency, without scientific notation.
+std::string num(double v) {
+  const double a = std::fabs(v);
+  if (a >= 100) return fmt::format("{:.0f}", v);
+  if (a >= 10) return fmt::format("{:.1f}", v);
+  if (a >= 1) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.3g}", v);
+}
+
+const char* group_title(const std::string& group) {
+  if (group == "peak") return "Peak arithmetic (FMA chains)";
+  if (group == "mul_mat") return "MUL_MAT (weights dtype, f32 activations), M = N = K";
+  if (group == "bandwidth") return "Device memory bandwidth (bytes read + written)";
+  if (group == "transfer") return "Transfers (bytes moved once)";
+  if (group == "latency") return "Latency";
+  if (group == "graph") return "Whole graphs through the scheduler";
+  return "Other";
+}
+
+std::string peak_line(const DeviceBench& bench) {
+  std::string out;
+  for (const Peak& p : bench.peaks) {
+    out += fmt::format("  peak {:<9} {:>9} {:<7}  ({})\n", p.name, num(p.value), p.unit, p.source);
+  }
+  return out.empty() ? "  peak: nothing measured\n" : out;
+}
+
+std::string status_cell(const BenchResult& r) {
+  if (r.status == BenchStatus::ok) return "ok";
+  return std::string(bench_status_name(r.status)) + ": " + r.reason;
+}
+
+std::string splits_cell(const BenchResult& r) {
+  std::string out;
+  for (const SplitInfo& s : r.splits) {
+    out += fmt::format("{}{}:{} nodes", out.empty() ? "" : ", ", s.device, s.nodes);
+  }
+  return out;
+}
+
+// Where each graph's evaluation went, split by split (profiled, so the shares are of the
+// serialised time, not of the pipelined evaluation the eval/s row measured).
+std::string split_breakdown(const DeviceBench& bench, const TermStyle& style) {
+  Table table({{"graph"},
+               {"split", Align::right},
+               {"device"},
+               {"nodes", Align::right},
+               {"GFLOP", Align::right},
+               {"copy in ms", Align::right},
+               {"compute ms", Align::right},
+               {"share", Align::right}});
+  for (const BenchResult& r : bench.results) {
+    if (r.status != BenchStatus::ok || r.splits.empty()) continue;
+    double total = 0;
+    for (const SplitInfo& s : r.splits) total += s.copy_s + s.compute_s;
+    for (size_t i = 0; i < r.splits.size(); ++i) {
+      const SplitInfo& s = r.splits[i];
+      table.add_row({i == 0 ? r.test.graph : "", std::to_string(i), s.device, std::to_string(s.nodes),
+                     num(s.flops / 1e9), num(s.copy_s * 1e3), num(s.compute_s * 1e3),
+                     total > 0 ? fmt::format("{:.0f}%", 100 * (s.copy_s + s.compute_s) / total) : "-"});
+    }
+  }
+  if (table.empty()) return {};
+  return "\n" +
+         style.paint(
+             "Per split (medians of profiled evaluations, each split's copies and compute waited for)",
+             Tone::header) +
+         "\n" + table.render(style);
+}
+
+// Which timer the results used: device events for kernels where the device has them.
+std::string timer_line(const DeviceBench& bench, const bk::TimingOptions& timing) {
+  bool device = false;
+  for (const BenchResult& r : bench.results) device = device || r.timer == std::string(kTimerDevice);
+  return fmt::format("  timing: {}, {:g} s budget per test, {} warm-up runs\n",
+                     device ? "device events for mul_mat/add/cpy, host clock after synchronize for the rest"
+                            : "host clock after synchronize",
+                     timing.budget_s, timing.warmup);
+}
+
+}  // namespace
+
+std::string bench_text(const BenchRun& run, bool color) {
+  const TermStyle style{color};
+  std::string out;
+  for (const DeviceBench& bench : run.devices) {
+    out += style.paint(fmt::format("{} -- {}", bench.device->name(), bench.device->description()),
+                       Tone::header) +
+           "\n";
+    out += timer_line(bench, run.timing);
+    out += peak_line(bench);
+    std::string group;
+    std::unique_ptr<Table> table;
+    const auto flush = [&] {
+      if (table && !table->empty())
+        out += "\n" + style.paint(group_title(group), Tone::header) + "\n" + table->render(style);
+    };
+    for (const BenchResult& r : bench.results) {
+      if (r.test.group != group) {
+        flush();
+        group = r.test.group;
+        table = std::make_unique<Table>(std::vector<TableColumn>{{"test"},
+                                                                 {"dtype"},
+                                                                 {"size"},
+                                                                 {"median", Align::right},
+                                                                 {"min", Align::right},
+                                                                 {"max", Align::right},
+                                                                 {"unit"},
+                                                                 {"cv%", Align::right},
+                                                                 {"n", Align::right},
+                                                                 {"of peak", Align::right},
+                                                                 {"status"}});
+      }
+      const bool ok = r.status == BenchStatus::ok;
+      const std::string name = r.test.graph.empty() ? r.test.op : r.test.op + " " + r.test.graph;
+      std::string status = status_cell(r);
+      if (ok && !r.splits.empty()) status = "ok (" + splits_cell(r) + ")";
+      const Tone tone = ok ? Tone::plain : r.status == BenchStatus::error ? Tone::bad : Tone::dim;
+      table->add_row({name,
+                      r.test.dtype,
+                      r.test.label(),
+                      ok ? num(r.stats.median) : "-",
+                      ok ? num(r.stats.min) : "-",
+                      ok ? num(r.stats.max) : "-",
+                      r.unit,
+                      ok ? fmt::format("{:.1f}", 100 * r.stats.cv) : "-",
+                      ok ? std::to_string(r.stats.count) : "-",
+                      r.fraction ? fmt::format("{:.0f}%", 100 * *r.fraction) : "-",
+                      {status, tone}});
+    }
+    flush();
+    out += split_breakdown(bench, style);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string bench_csv(const BenchRun& run) {
+  std::string out =
+      "device,group,test,dtype,size,unit,status,reason,median,min,max,cv,samples,fraction_of_peak,timer\n";
+  const auto quote = [](std::string s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  for (const DeviceBench& bench : run.devices) {
+    for (const BenchResult& r : bench.results) {
+      const bool ok = r.status == BenchStatus::ok;
+      const auto v = [ok](double x) { return ok ? fmt::format("{:.6g}", x) : std::string(); };
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(bench.device->name()),
+                      r.test.group, quote(r.test.graph.empty() ? r.test.op : r.test.op + " " + r.test.graph),
+                      r.test.dtype, r.test.size > 0 ? std::to_string(r.test.size) : "", r.unit,
+                      bench_status_name(r.status), quote(r.reason), v(r.stats.median), v(r.stats.min),
+                      v(r.stats.max), v(r.stats.cv), ok ? std::to_string(r.stats.count) : "",
+                      r.fraction ? fmt::format("{:.4f}", *r.fraction) : "", r.timer);
+    }
+  }
+  return out;
+}
+
+std::string plan_listing(const BenchPlan& plan) {
+  Table table({{"id"}, {"group"}, {"size"}});
+  for (const BenchTest& t : plan.tests) table.add_row({t.id(), t.group, t.label()});
+  return table.render(TermStyle{false});
+}
+
+}  // namespace bkctl

@@ -1,0 +1,124 @@
+// `bkctl ops`: which op x dtype each device computes, and why not where it does not.
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bk/version.h"
+#include "command.h"
+#include "exit_codes.h"
+#include "commands/ops/matrix.h"
+#include "output/json_out.h"
+#include "output/table.h"
+#include "output/term.h"
+#include "bk/registry.h"
+
+namespace bkctl {
+namespace {
+
+constexpr const char* kOpsSchema = "bk.ops/v1";
+
+struct OpsOptions {
+  std::string device;  // empty: every device
+  bool json = false;
+};
+
+std::vector<bk::Device*> selected_devices(const OpsOptions& options) {
+  const bk::Registry& registry = bk::Registry::global();
+  if (!options.device.empty()) return {&registry.device(options.device)};  // throws not_found with the list
+  return registry.devices();
+}
+
+// verdicts[d][p]: device d, probe p.
+using Verdicts = std::vector<std::vector<OpVerdict>>;
+
+Verdicts evaluate(const std::vector<bk::Device*>& devices, const std::vector<OpProbe>& probes) {
+  Verdicts out;
+  for (const bk::Device* device : devices) {
+    std::vector<OpVerdict> row;
+    for (const OpProbe& p : probes) row.push_back(probe_device(*device, p));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+ojson ops_document(const std::vector<bk::Device*>& devices, const std::vector<OpProbe>& probes,
+                   const Verdicts& v) {
+  ojson document = json_document(kOpsSchema);
+  document["bkctl_version"] = bk::kVersion;
+  ojson list = ojson::array();
+  for (size_t d = 0; d < devices.size(); ++d) {
+    ojson ops = ojson::array();
+    for (size_t p = 0; p < probes.size(); ++p) {
+      ojson entry{{"op", bk::op_name(probes[p].op)}, {"dtype", bk::dtype_name(probes[p].dtype)}};
+      if (probes[p].op == bk::Op::cpy) entry["to"] = bk::dtype_name(probes[p].to);
+      entry["supported"] = v[d][p].supported;
+      entry["reason"] = string_or_null(v[d][p].reason);
+      ops.push_back(std::move(entry));
+    }
+    list.push_back(ojson{
+        {"name", devices[d]->name()}, {"description", devices[d]->description()}, {"ops", std::move(ops)}});
+  }
+  document["devices"] = std::move(list);
+  return document;
+}
+
+std::string human_report(const std::vector<bk::Device*>& devices, const std::vector<OpProbe>& probes,
+                         const Verdicts& v, const TermStyle& style) {
+  std::vector<TableColumn> columns{{"op"}, {"dtype"}};
+  for (const bk::Device* d : devices) columns.push_back({d->name()});
+  Table table(std::move(columns));
+  std::string reasons;
+  for (size_t p = 0; p < probes.size(); ++p) {
+    std::vector<TableCell> cells{std::string(bk::op_name(probes[p].op)), probes[p].label};
+    for (size_t d = 0; d < devices.size(); ++d) {
+      cells.emplace_back(v[d][p].supported ? "yes" : "no", v[d][p].supported ? Tone::good : Tone::bad);
+      if (!v[d][p].supported) {
+        reasons += fmt::format("  {} {} {}: {}\n", devices[d]->name(), bk::op_name(probes[p].op),
+                               probes[p].label, v[d][p].reason);
+      }
+    }
+    table.add_row(std::move(cells));
+  }
+  std::string out = table.render(style);
+  if (!reasons.empty()) out += "\n" + style.paint("Not supported:", Tone::header) + "\n" + reasons;
+  return out;
+}
+
+int run_ops(const OpsOptions& options) {
+  const std::vector<bk::Device*> devices = selected_devices(options);
+  const std::vector<OpProbe> probes = op_probes();
+  const Verdicts verdicts = evaluate(devices, probes);
+  if (options.json) {
+    print_json(ops_document(devices, probes, verdicts));
+    return kExitOk;
+  }
+  const std::string text = human_report(devices, probes, verdicts, term_style_for(stdout));
+  std::fputs(text.c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_ops_command(CLI::App& parent) {
+  auto options = std::make_shared<OpsOptions>();
+  CLI::App* app =
+      parent.add_subcommand("ops", "Capability matrix: which op x dtype each device computes, and why not");
+  app->add_option("-d,--device", options->device, "Only this device (name, case-insensitive)");
+  app->add_flag("--json", options->json, "Print JSON (schema bk.ops/v1)");
+  app->footer(
+      "dtype is the op's operand dtype (mul_mat: the weights, get_rows: the table; activations are f32);\n"
+      "cpy rows give source->destination. Each answer is the device's own supports_op on a small\n"
+      "probe node; views compute nothing and are listed for completeness.\n"
+      "\n"
+      "Examples:\n"
+      "  bkctl ops\n"
+      "  bkctl ops --device CPU --json | jq '.devices[0].ops[] | select(.supported | not)'\n"
+      "  bkctl schema ops          # the JSON Schema of --json");
+  return {app, [options] { return run_ops(*options); }};
+}
+
+}  // namespace bkctl

@@ -1,0 +1,80 @@
+#pragma once
+// `bkctl sched`: the pieces of the command, one file each in commands/sched/ -- the options and
+// the session they set up (setup.cpp), the run against the CPU (run.cpp), and the two outputs,
+// text (text.cpp) and JSON bk.sched/v1 (json.cpp). command.cpp wires them up.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bk/device.h"
+#include "bk/graph.h"
+#include "output/json_out.h"
+#include "output/term.h"
+#include "bk/registry.h"
+#include "probe/model_graphs.h"
+#include "bk/sched_report.h"
+#include "bk/scheduler.h"
+
+namespace bkctl {
+
+struct SchedArgs {
+  std::string graph;       // built-in name; empty with graph_file
+  std::string graph_file;  // bk.graph/v1 file
+  bk::ModelParams model;
+  std::string dtype = "f32";
+  std::string devices;            // "Vulkan0,CPU"; empty: every device, the CPU last
+  std::string weights_on;         // a device name
+  std::string weights_split;      // "0.5,0.5" over the devices
+  std::vector<std::string> pins;  // "NAME=DEV"
+  bool no_offload = false;
+  int copies = 1;
+  bool verbose = false;
+  bool json = false;
+  bool run = false;
+};
+
+// Everything the options name, resolved: the graph, the devices and their backends, where each
+// weight lives. Throws bk::Error: invalid_argument (exit 2) for bad options and graph files,
+// not_found (exit 3) for unknown devices.
+struct SchedSession {
+  SchedSession(const SchedArgs& args, const bk::Registry& registry);
+
+  // A fresh copy of the graph (--run builds a second one for the CPU reference).
+  bk::Graph build_graph() const;
+  // A scheduler over the backends with the options and pins applied to `graph`.
+  std::unique_ptr<bk::Scheduler> make_scheduler(const bk::Graph& graph) const;
+  std::vector<bk::Device*> backend_devices() const;
+
+  SchedArgs args;
+  bk::Graph graph;
+  std::vector<std::unique_ptr<bk::Backend>> backends;  // priority order, the CPU last
+  std::vector<bk::Tensor*> weights;                    // in order of first use
+  std::vector<size_t> weight_device_of;                // per weight: backend index
+  std::vector<std::pair<std::string, size_t>> pins;    // tensor name, backend index
+};
+
+struct OutputCheck {
+  std::string name;
+  size_t elements = 0;
+  double error = 0;
+  bool ok = false;
+};
+
+struct RunResult {
+  double limit = 0;
+  std::vector<OutputCheck> outputs;
+  bool ok() const noexcept;
+};
+
+// Computes session.graph with real, seeded weights on the chosen devices through `sched` (the
+// weights are placed first, so the report shows real memory), then on the CPU alone, and
+// compares every output by normalised mean squared error.
+RunResult run_against_cpu(SchedSession& session, bk::Scheduler& sched);
+
+std::string sched_text(const SchedSession& session, const bk::SchedReport& report, const RunResult* run,
+                       const TermStyle& style);
+ojson sched_document(const SchedSession& session, const bk::SchedReport& report, const RunResult* run);
+
+}  // namespace bkctl

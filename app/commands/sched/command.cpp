@@ -1,0 +1,88 @@
+// `bkctl sched`: where every node of a graph runs across devices, and why.
+#include <cstdio>
+
+#include "command.h"
+#include "exit_codes.h"
+#include "commands/sched/cli.h"
+
+namespace bkctl {
+namespace {
+
+constexpr const char* kFooter =
+    "Graphs: mlp, attention, transformer (a llama-like decoder), or --graph-file FILE.json\n"
+    "(schema bk.graph/v1: 'bkctl schema graph'; format in docs/sched.md).\n"
+    "Weights live on the CPU unless --weights-on or --weights-split says otherwise (split\n"
+    "fractions follow --devices order, the CPU last, by bytes in the order layers use them).\n"
+    "Simulated devices for machines without a GPU: BK_SIM_DEVICES='gpu0:type=gpu,ops=mul_mat+add,mem=8GiB'\n"
+    "\n"
+    "Examples:\n"
+    "  bkctl sched --graph transformer --devices Vulkan0,CPU --weights-on Vulkan0\n"
+    "  BK_SIM_DEVICES='gpu0:ops=mul_mat+add' bkctl sched --devices gpu0,CPU --weights-on gpu0 --verbose\n"
+    "  bkctl sched --graph transformer --layers 32 --hidden 4096 --heads 32 --weights-split 0.5,0.5 --json\n"
+    "  bkctl sched --graph-file model.json --pin result_output=CPU --run";
+
+void add_graph_options(CLI::App& app, SchedArgs& args) {
+  app.add_option("--graph", args.graph, "Built-in graph: mlp, attention, transformer (default transformer)");
+  app.add_option("--graph-file", args.graph_file,
+                 "A graph file (JSON, schema bk.graph/v1) instead of --graph");
+  app.add_option("--layers", args.model.layers, "Layers of the built-in graph")->capture_default_str();
+  app.add_option("--hidden", args.model.hidden, "Hidden size")->capture_default_str();
+  app.add_option("--heads", args.model.heads, "Attention heads (hidden must be a multiple)")
+      ->capture_default_str();
+  app.add_option("--batch", args.model.batch, "Tokens per evaluation")->capture_default_str();
+  app.add_option("--dtype", args.dtype, "Weight dtype: f32, f16, bf16")->capture_default_str();
+}
+
+void add_placement_options(CLI::App& app, SchedArgs& args) {
+  app.add_option("--devices", args.devices,
+                 "Devices in priority order, e.g. Vulkan0,CPU (default: all, the CPU last)");
+  app.add_option("--weights-on", args.weights_on, "Put every weight on this device");
+  app.add_option("--weights-split", args.weights_split,
+                 "Split the weights over --devices by these fractions, e.g. 0.5,0.5");
+  app.add_option("--pin", args.pins, "Keep a tensor on a device: NAME=DEV (repeatable)");
+  app.add_flag("--no-offload", args.no_offload, "Never move a host-weight op to a device that asks for it");
+  app.add_option("--copies", args.copies, "Pipeline copies of every split input")->capture_default_str();
+}
+
+int run_sched(const SchedArgs& args) {
+  SchedSession session(args, bk::Registry::global());
+  std::unique_ptr<bk::Scheduler> sched = session.make_scheduler(session.graph);
+  std::unique_ptr<RunResult> run;
+  if (args.run) {
+    run = std::make_unique<RunResult>(run_against_cpu(session, *sched));
+  } else {
+    for (size_t i = 0; i < session.weights.size(); ++i) {
+      sched->assume_buffer(*session.weights[i],
+                           session.backends[session.weight_device_of[i]]->device().buffer_type());
+    }
+    sched->reserve(session.graph);
+  }
+  const bk::SchedReport report = sched->report();
+  if (args.json) {
+    print_json(sched_document(session, report, run.get()));
+  } else {
+    std::fputs(sched_text(session, report, run.get(), term_style_for(stdout)).c_str(), stdout);
+  }
+  return run != nullptr && !run->ok() ? kExitCheckFailed : kExitOk;
+}
+
+}  // namespace
+
+Command add_sched_command(CLI::App& parent) {
+  auto args = std::make_shared<SchedArgs>();
+  CLI::App* app =
+      parent.add_subcommand("sched", "Show where every node of a graph runs across devices, and why");
+  add_graph_options(*app, *args);
+  add_placement_options(*app, *args);
+  app->add_flag("-v,--verbose", args->verbose,
+                "One line per node: its backend, cause, and the backends passed over");
+  app->add_flag("--json", args->json, "Print JSON (schema bk.sched/v1): every node, leaf and split");
+  app->add_flag(
+      "--run", args->run,
+      "Compute with random weights on the chosen devices and compare with the CPU alone (exit 1 above the "
+      "limit)");
+  app->footer(kFooter);
+  return {app, [args] { return run_sched(*args); }};
+}
+
+}  // namespace bkctl

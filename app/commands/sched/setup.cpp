@@ -1,0 +1,146 @@
+// `bkctl sched`: from options to a session (graph, devices, weights, pins).
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "probe/graph_data.h"
+#include "probe/graph_file.h"
+#include "commands/sched/cli.h"
+
+namespace bkctl {
+namespace {
+
+[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
+
+// registry.device(), whose not_found message also names the plugins that failed to load: a
+// simulated device missing because BK_SIM_DEVICES is malformed should say so.
+bk::Device& find_device(const bk::Registry& registry, const std::string& name) {
+  if (bk::Device* d = registry.find_device(name)) return *d;
+  std::string failed;
+  for (const bk::PluginAttempt& a : registry.plugin_report()) {
+    if (a.status == bk::PluginAttempt::Status::failed)
+      failed += fmt::format("; plugin {} failed: {}", a.name, a.reason);
+  }
+  try {
+    return registry.device(name);
+  } catch (const bk::Error& e) {
+    throw bk::Error(e.code(), e.what() + failed);
+  }
+}
+
+std::vector<bk::Device*> pick_devices(const std::string& list, const bk::Registry& registry) {
+  std::vector<bk::Device*> devices;
+  if (list.empty()) {
+    for (bk::Device* d : registry.devices()) {
+      if (d->name() != "CPU") devices.push_back(d);
+    }
+  } else {
+    for (const std::string& name : bk::split(list, ',')) {
+      if (bk::trim(name).empty()) usage(fmt::format("--devices '{}' has an empty name", list));
+      devices.push_back(&find_device(registry, bk::trim(name)));
+    }
+  }
+  bk::Device& cpu = registry.device("CPU");
+  for (size_t i = 0; i < devices.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (devices[i] == devices[j]) usage(fmt::format("--devices names {} twice", devices[i]->name()));
+    }
+    if (devices[i] == &cpu && i + 1 != devices.size()) {
+      usage("--devices: the CPU must come last (it is the fallback for every op)");
+    }
+  }
+  if (devices.empty() || devices.back() != &cpu) devices.push_back(&cpu);
+  return devices;
+}
+
+size_t device_index(const std::vector<std::unique_ptr<bk::Backend>>& backends, const std::string& name,
+                    const char* option) {
+  for (size_t i = 0; i < backends.size(); ++i) {
+    if (bk::iequals(backends[i]->device().name(), bk::trim(name))) return i;
+  }
+  std::vector<std::string> names;
+  for (const auto& b : backends) names.push_back(b->device().name());
+  usage(fmt::format("{}: '{}' is not one of the scheduled devices ({}); add it to --devices", option,
+                    bk::trim(name), fmt::join(names, ", ")));
+}
+
+std::vector<double> parse_fractions(const std::string& text, size_t count) {
+  std::vector<double> fractions;
+  for (const std::string& item : bk::split(text, ',')) {
+    char* end = nullptr;
+    const std::string t = bk::trim(item);
+    const double f = std::strtod(t.c_str(), &end);
+    if (t.empty() || end != t.c_str() + t.size())
+      usage(fmt::format("--weights-split: '{}' is not a number", t));
+    fractions.push_back(f);
+  }
+  if (fractions.size() != count) {
+    usage(
+        fmt::format("--weights-split has {} fractions for {} devices; give one per device in --devices order "
+                    "(the CPU last), e.g. {}",
+                    fractions.size(), count, count == 2 ? "0.5,0.5" : "0.4,0.4,0.2"));
+  }
+  return fractions;
+}
+
+void check_args(const SchedArgs& args) {
+  if (!args.graph.empty() && !args.graph_file.empty()) usage("give --graph or --graph-file, not both");
+  if (!args.weights_on.empty() && !args.weights_split.empty())
+    usage("give --weights-on or --weights-split, not both");
+  if (args.copies < 1) usage(fmt::format("--copies must be at least 1, got {}", args.copies));
+}
+
+}  // namespace
+
+SchedSession::SchedSession(const SchedArgs& options, const bk::Registry& registry) : args(options) {
+  check_args(args);
+  const std::optional<bk::DType> dtype = bk::dtype_from_name(args.dtype);
+  if (!dtype) usage(fmt::format("--dtype '{}' is not one of f32, f16, bf16", args.dtype));
+  args.model.dtype = *dtype;
+  if (args.graph.empty() && args.graph_file.empty()) args.graph = "transformer";
+  graph = build_graph();
+  for (bk::Device* d : pick_devices(args.devices, registry)) backends.push_back(d->init_backend());
+  weights = bk::weights_in_use_order(graph);
+  if (!args.weights_split.empty()) {
+    weight_device_of = bk::split_by_fractions(weights, parse_fractions(args.weights_split, backends.size()));
+  } else {
+    const size_t home = args.weights_on.empty() ? backends.size() - 1
+                                                : device_index(backends, args.weights_on, "--weights-on");
+    weight_device_of.assign(weights.size(), home);
+  }
+  for (const std::string& pin : args.pins) {
+    const size_t eq = pin.find('=');
+    if (eq == std::string::npos || eq == 0) usage(fmt::format("--pin '{}' must be NAME=DEVICE", pin));
+    const std::string name = pin.substr(0, eq);
+    if (graph.find(name) == nullptr) {
+      usage(
+          fmt::format("--pin: the graph has no tensor named '{}' (names look like 'blk.0.attn_q.weight', "
+                      "'Qcur-0', 'l_out-1'; see --verbose)",
+                      name));
+    }
+    pins.emplace_back(name, device_index(backends, pin.substr(eq + 1), "--pin"));
+  }
+}
+
+bk::Graph SchedSession::build_graph() const {
+  if (!args.graph_file.empty()) return bk::load_graph_file(args.graph_file);
+  return bk::build_model_graph(args.graph, args.model);
+}
+
+std::vector<bk::Device*> SchedSession::backend_devices() const {
+  std::vector<bk::Device*> out;
+  for (const auto& b : backends) out.push_back(&b->device());
+  return out;
+}
+
+std::unique_ptr<bk::Scheduler> SchedSession::make_scheduler(const bk::Graph& g) const {
+  std::vector<bk::Backend*> list;
+  for (const auto& b : backends) list.push_back(b.get());
+  auto sched = std::make_unique<bk::Scheduler>(list, bk::SchedOptions{!args.no_offload, args.copies});
+  for (const auto& [name, backend] : pins) sched->pin(*g.find(name), backend);
+  return sched;
+}
+
+}  // namespace bkctl

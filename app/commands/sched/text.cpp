@@ -1,0 +1,177 @@
+// `bkctl sched`: the readable report -- one line per split, one per node with --verbose.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "bk/units.h"
+#include "output/table.h"
+#include "commands/sched/cli.h"
+
+namespace bkctl {
+namespace {
+
+std::string graph_line(const SchedSession& s) {
+  const bk::Graph& g = s.graph;
+  if (!s.args.graph_file.empty()) {
+    return fmt::format("graph: {} ({} nodes, {} leafs)\n", s.args.graph_file, g.nodes().size(),
+                       g.leafs().size());
+  }
+  const bk::ModelParams& p = s.args.model;
+  return fmt::format("graph: {} (layers {}, hidden {}, heads {}, batch {}, {}): {} nodes, {} leafs\n",
+                     s.args.graph, p.layers, p.hidden, p.heads, p.batch, bk::dtype_name(p.dtype),
+                     g.nodes().size(), g.leafs().size());
+}
+
+std::string backends_line(const SchedSession& s) {
+  std::string out = "backends (priority order):";
+  for (size_t i = 0; i < s.backends.size(); ++i) {
+    const bk::Device& d = s.backends[i]->device();
+    out += fmt::format("{} {} ({})", i == 0 ? "" : ",", d.name(), d.description());
+  }
+  return out + "\n";
+}
+
+std::string weights_line(const SchedSession& s) {
+  std::vector<size_t> bytes(s.backends.size(), 0);
+  for (size_t i = 0; i < s.weights.size(); ++i) bytes[s.weight_device_of[i]] += s.weights[i]->nbytes();
+  std::string out = "weights:";
+  bool first = true;
+  for (size_t b = 0; b < bytes.size(); ++b) {
+    if (bytes[b] == 0) continue;
+    out += fmt::format("{} {} on {}", first ? "" : ",", bk::format_bytes(bytes[b]),
+                       s.backends[b]->device().name());
+    first = false;
+  }
+  return (first ? "weights: none" : out) +
+         fmt::format("; offload {}, copies {}\n", s.args.no_offload ? "off" : "on", s.args.copies);
+}
+
+std::string inputs_text(const bk::SchedReport& r, const bk::SplitReport& split) {
+  if (split.inputs.empty()) return "-";
+  std::string out;
+  for (const bk::SplitInputReport& in : split.inputs) {
+    out += fmt::format("{}{} from {} ({})", out.empty() ? "" : ", ", in.tensor->name,
+                       r.backends[static_cast<size_t>(in.from)], bk::format_bytes(in.bytes));
+  }
+  return out;
+}
+
+std::string splits_table(const bk::SchedReport& r, const TermStyle& style) {
+  Table table({{"split", Align::right},
+               {"backend"},
+               {"nodes", Align::right},
+               {"first .. last"},
+               {"compute", Align::right},
+               {"inputs copied in"}});
+  for (size_t k = 0; k < r.splits.size(); ++k) {
+    const bk::SplitReport& s = r.splits[k];
+    table.add_row({std::to_string(k), r.backends[static_cast<size_t>(s.backend)],
+                   fmt::format("{}-{}", s.first_node, s.last_node),
+                   fmt::format("{} .. {}", r.nodes[static_cast<size_t>(s.first_node)].tensor->name,
+                               r.nodes[static_cast<size_t>(s.last_node)].tensor->name),
+                   r.planned ? bk::format_bytes(s.compute_bytes) : "-", inputs_text(r, s)});
+  }
+  return table.render(style);
+}
+
+std::string nodes_table(const bk::SchedReport& r, const TermStyle& style) {
+  Table table({{"node", Align::right}, {"name"}, {"op"}, {"backend"}, {"cause"}, {"why"}});
+  for (const bk::NodeReport& n : r.nodes) {
+    table.add_row({std::to_string(n.index), n.tensor->name, std::string(bk::op_name(n.tensor->op)),
+                   r.backends[static_cast<size_t>(n.backend)], std::string(bk::cause_name(n.cause)),
+                   n.sentence});
+    for (const bk::PassedOver& p : n.passed_over) {
+      table.add_row({"", "", "", TableCell("not " + r.backends[static_cast<size_t>(p.backend)], Tone::dim),
+                     TableCell(std::string(bk::pass_reason_name(p.reason)), Tone::dim),
+                     TableCell(p.detail, Tone::dim)});
+    }
+  }
+  return table.render(style);
+}
+
+std::string totals_text(const bk::SchedReport& r) {
+  std::string buffers, counts;
+  for (size_t b = 0; b < r.backends.size(); ++b) {
+    buffers += fmt::format("{}{} {}", b == 0 ? "" : ", ", r.backends[b],
+                           bk::format_bytes(r.compute_buffer_bytes[b]));
+    counts += fmt::format("{}{} {}", b == 0 ? "" : ", ", r.backends[b], r.nodes_per_backend[b]);
+  }
+  return fmt::format(
+      "totals: {} splits, {} copies, {} copied per evaluation\nnodes per backend: {}\n"
+      "compute buffers: {}\n",
+      r.splits.size(), r.copies, bk::format_bytes(r.bytes_copied), counts, buffers);
+}
+
+// The reasons backend `b` was passed over, most frequent first: "offload_declined 21, ...".
+std::string passed_over_summary(const bk::SchedReport& r, size_t b) {
+  std::array<int, bk::kPassReasonCount> passes{};
+  for (const bk::NodeReport& n : r.nodes) {
+    for (const bk::PassedOver& p : n.passed_over) {
+      if (p.backend == static_cast<int>(b)) ++passes[static_cast<size_t>(p.reason)];
+    }
+  }
+  std::array<int, bk::kPassReasonCount> order{};
+  for (int i = 0; i < bk::kPassReasonCount; ++i) order[static_cast<size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return passes[static_cast<size_t>(x)] > passes[static_cast<size_t>(y)];
+  });
+  std::string out;
+  for (int reason : order) {
+    const int count = passes[static_cast<size_t>(reason)];
+    if (count == 0) break;
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ",
+                       bk::pass_reason_name(static_cast<bk::PassReason>(reason)), count);
+  }
+  return out.empty() ? "never considered" : out;
+}
+
+// Every scheduled device but the last (the fallback) that runs no node, and why: "why is my GPU
+// idle?" is the question this command exists for. A device that holds no weight also gets the
+// options that would put some there.
+std::string idle_devices_text(const SchedSession& s, const bk::SchedReport& r) {
+  std::string out;
+  for (size_t b = 0; b + 1 < r.backends.size(); ++b) {
+    if (r.nodes_per_backend[b] != 0) continue;
+    const std::string& name = r.backends[b];
+    out += fmt::format("{} runs no node; passed over: {} (--verbose gives each node's reason)\n", name,
+                       passed_over_summary(r, b));
+    const bool holds_weights =
+        std::find(s.weight_device_of.begin(), s.weight_device_of.end(), b) != s.weight_device_of.end();
+    if (holds_weights || s.weights.empty()) continue;
+    const std::vector<std::string> even(r.backends.size(),
+                                        fmt::format("{:.2g}", 1.0 / static_cast<double>(r.backends.size())));
+    out += fmt::format(
+        "  it holds no weight; to give it work, put weights there: --weights-on {} or --weights-split {}\n",
+        name, fmt::join(even, ","));
+  }
+  return out;
+}
+
+std::string run_text(const RunResult& run, const TermStyle& style) {
+  Table table({{"output"},
+               {"elements", Align::right},
+               {"normalised error", Align::right},
+               {"limit", Align::right},
+               {"result"}});
+  for (const OutputCheck& o : run.outputs) {
+    table.add_row({o.name, std::to_string(o.elements), fmt::format("{:.3e}", o.error),
+                   fmt::format("{:.0e}", run.limit),
+                   TableCell(o.ok ? "ok" : "FAILED", o.ok ? Tone::good : Tone::bad)});
+  }
+  return "run: outputs against the CPU alone (same weights and inputs)\n" + table.render(style);
+}
+
+}  // namespace
+
+std::string sched_text(const SchedSession& session, const bk::SchedReport& report, const RunResult* run,
+                       const TermStyle& style) {
+  std::string out = graph_line(session) + backends_line(session) + weights_line(session) + "\n";
+  out += splits_table(report, style);
+  if (session.args.verbose) out += "\n" + nodes_table(report, style);
+  out += "\n" + totals_text(report) + idle_devices_text(session, report);
+  if (run != nullptr) out += "\n" + run_text(*run, style);
+  return out;
+}
+
+}  // namespace bkctl

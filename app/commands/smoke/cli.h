@@ -1,0 +1,77 @@
+#pragma once
+// `bkctl smoke`: what a run was asked (SmokeOptions), what it found (SmokeReport), and the
+// pieces that make one, in commands/smoke/: running the checks (run.cpp), the verdict and exit
+// code, and the three outputs (report.cpp: the human table, bk.smoke/v1 JSON, JUnit XML).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "output/json_out.h"
+#include "probe/smoke_checks.h"
+#include "probe/smoke_policy.h"
+
+namespace bkctl {
+
+struct SmokeOptions {
+  int level = 1;
+  std::vector<std::string> devices;  // empty: every device
+  std::vector<bk::SmokeRequirement> requirements;
+  std::vector<bk::SmokeMinMemory> min_memory;
+  std::vector<bk::SmokeFloorEntry> floors;
+  std::string floors_path;
+  size_t memory_bytes = size_t{256} << 20;
+  double timeout_seconds = 60;
+  double duration_seconds = 60;
+  std::vector<bk::SmokeStatus> fail_on{bk::SmokeStatus::fail, bk::SmokeStatus::error};
+};
+
+struct SmokeDeviceInfo {
+  std::string name;
+  std::string description;
+  std::string type;
+  std::string family;
+  bool simulated = false;
+};
+
+struct SmokeCheckRecord {
+  std::string device;
+  std::string check;
+  int level = 1;
+  bk::SmokeOutcome outcome;
+  double seconds = 0;
+};
+
+struct SmokeRequirementRecord {
+  std::string kind;  // "require" or "min_memory"
+  std::string text;
+  bk::SmokeVerdict verdict;
+};
+
+struct SmokeReport {
+  std::vector<SmokeDeviceInfo> devices;
+  std::vector<SmokeRequirementRecord> requirements;
+  std::vector<SmokeCheckRecord> checks;
+  std::string timestamp;  // UTC, ISO 8601, when the run started
+  double wall_seconds = 0;
+  int exit_code = 0;
+  std::string verdict_line;  // "pass: ..." / "fail: ..."
+};
+
+// Runs every check of the requested levels on every selected device, under the watchdog, and
+// evaluates the requirements; fills in the exit code and verdict. Throws bk::Error(not_found)
+// for a --device that does not exist.
+SmokeReport run_smoke(const SmokeOptions& options);
+
+// The exit code (exit_codes.h) and a one-line verdict for a finished report:
+// 3 a required device is missing, else 5 a check in --fail-on errored or timed out, else 1 a
+// requirement is not met or a check in --fail-on failed or was skipped, else 0.
+void decide_verdict(const SmokeOptions& options, SmokeReport& report);
+
+std::string smoke_human(const SmokeOptions& options, const SmokeReport& report);
+ojson smoke_json(const SmokeOptions& options, const SmokeReport& report);
+std::string smoke_junit(const SmokeReport& report);
+// "PASS", "FAIL", "SKIPPED", "ERROR".
+std::string to_upper_status(bk::SmokeStatus status);
+
+}  // namespace bkctl

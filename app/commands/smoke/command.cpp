@@ -1,0 +1,169 @@
+// `bkctl smoke`: the CI hardware smoke check. Are the devices I expect here, can I allocate and
+// use their memory, do they compute correctly, and fast enough? Checks per level are listed in
+// lib/probe/smoke_checks.h; requirements and floors in lib/probe/smoke_policy.h.
+//
+// No check may hang a CI job: each runs under the watchdog of lib/probe/smoke_watchdog.h (which
+// says why threads and not processes). When a check was abandoned there, this command writes and
+// flushes every report and leaves with std::_Exit, skipping destructors and atexit handlers that
+// could block on what the stuck thread holds; the exit code is the run's (5 for the timeout).
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "bk/units.h"
+#include "exit_codes.h"
+#include "output/json_out.h"
+#include "probe/smoke_watchdog.h"
+#include "commands/smoke/cli.h"
+
+namespace bkctl {
+namespace {
+
+struct SmokeArgs {
+  int level = 1;
+  std::string devices;
+  std::vector<std::string> requirements;
+  std::vector<std::string> min_memory;
+  std::string expect;
+  std::string mem = "256MiB";
+  std::string timeout = "60s";
+  std::string duration = "60s";
+  std::string fail_on = "fail,error";
+  bool json = false;
+  std::string junit;
+};
+
+[[noreturn]] void usage(const std::string& message) {
+  throw bk::Error(bk::ErrorCode::invalid_argument, message);
+}
+
+std::string read_floors(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) usage(fmt::format("cannot read --expect '{}': no such file or not readable", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+SmokeOptions parse_options(const SmokeArgs& args) {
+  SmokeOptions options;
+  options.level = args.level;
+  for (const std::string& name : bk::split(args.devices, ',')) {
+    if (!bk::trim(name).empty()) options.devices.push_back(bk::trim(name));
+  }
+  for (const std::string& text : args.requirements)
+    options.requirements.push_back(bk::parse_requirement(text));
+  for (const std::string& text : args.min_memory) options.min_memory.push_back(bk::parse_min_memory(text));
+  if (!args.expect.empty()) {
+    options.floors_path = args.expect;
+    options.floors = bk::parse_floors(read_floors(args.expect), args.expect);
+  }
+  const std::optional<size_t> mem = bk::parse_size(args.mem);
+  if (!mem || *mem < 8) {
+    usage(fmt::format("invalid --mem '{}': expected a size of at least 8 bytes such as 8MiB or 256MiB",
+                      args.mem));
+  }
+  options.memory_bytes = *mem;
+  options.timeout_seconds = bk::parse_duration_seconds(args.timeout, "--timeout");
+  options.duration_seconds = bk::parse_duration_seconds(args.duration, "--duration");
+  options.fail_on = bk::parse_fail_on(args.fail_on);
+  return options;
+}
+
+// Opened before the checks run, so that a path that cannot be written fails in a second, not
+// after minutes of checks.
+std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_junit(const std::string& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
+  if (path.empty()) return file;
+  file.reset(std::fopen(path.c_str(), "w"));
+  if (!file)
+    usage(fmt::format("cannot write --junit '{}': check that its directory exists and is writable", path));
+  return file;
+}
+
+int run_smoke_command(const SmokeArgs& args) {
+  const SmokeOptions options = parse_options(args);
+  auto junit = open_junit(args.junit);
+  const SmokeReport report = run_smoke(options);
+  if (junit) {
+    const std::string xml = smoke_junit(report);
+    std::fwrite(xml.data(), 1, xml.size(), junit.get());
+    std::fflush(junit.get());
+  }
+  if (args.json) {
+    print_json(smoke_json(options, report));
+  } else {
+    std::fputs(smoke_human(options, report).c_str(), stdout);
+  }
+  std::fflush(stdout);
+  if (report.exit_code != kExitOk) std::fprintf(stderr, "bkctl: smoke: %s\n", report.verdict_line.c_str());
+  if (bk::abandoned_checks() > 0) {
+    // A thread is stuck in a device: see the header comment for why the process ends here.
+    junit.reset();
+    std::fflush(nullptr);
+    std::_Exit(report.exit_code);
+  }
+  return report.exit_code;
+}
+
+}  // namespace
+
+Command add_smoke_command(CLI::App& parent) {
+  auto args = std::make_shared<SmokeArgs>();
+  CLI::App* app =
+      parent.add_subcommand("smoke", "CI hardware smoke check: devices present, memory, results, speed");
+  app->add_option(
+         "-l,--level", args->level,
+         "1: enumerate, memory patterns, round trip, events (seconds); 2: plus conformance subset and "
+         "matmul benchmark (under a minute); 3: plus sustained matmul for --duration")
+      ->type_name("N")
+      ->check(CLI::Range(1, 3).description(""));
+  app->add_option("-d,--device", args->devices, "Comma-separated devices to check (default: every device)")
+      ->type_name("NAMES");
+  app->add_option(
+         "--require", args->requirements,
+         "Devices that must be present: 'CUDA>=2', 'Vulkan>=1', 'gpu>=1' (family or type; repeatable)")
+      ->type_name("REQ");
+  app->add_option("--min-memory", args->min_memory,
+                  "A device's minimum total memory: CUDA0=80GiB (repeatable)")
+      ->type_name("DEV=SIZE");
+  app->add_option("--expect", args->expect,
+                  "Performance floors, JSON (schema bk.floors/v1: 'bkctl schema floors')")
+      ->type_name("FILE");
+  app->add_option("--mem", args->mem, "Bytes of device memory the memory check verifies (default 256MiB)")
+      ->type_name("SIZE");
+  app->add_option("--timeout", args->timeout, "Per-check watchdog: 60s, 500ms, 5m (default 60s)")
+      ->type_name("DUR");
+  app->add_option("--duration", args->duration, "How long level 3's sustained matmul runs (default 60s)")
+      ->type_name("DUR");
+  app->add_option("--fail-on", args->fail_on,
+                  "Statuses that fail the run: any of fail, error, skipped, or none (default fail,error)")
+      ->type_name("LIST");
+  app->add_flag("--json", args->json, "Print JSON (schema bk.smoke/v1) instead of the summary");
+  app->add_option("--junit", args->junit, "Also write a JUnit XML report (one testcase per device x check)")
+      ->type_name("FILE");
+  app->footer(
+      "Each check is pass, fail, skipped (with the reason) or error (with the message); a check that\n"
+      "does not finish within --timeout is a timed-out error and the command still exits promptly.\n"
+      "Exit codes: 0 pass, 1 a check failed or a requirement is not met, 2 usage, 3 a required device\n"
+      "is missing, 5 a check errored or timed out. See docs/ci.md for CI jobs.\n"
+      "\n"
+      "Examples:\n"
+      "  bkctl smoke                                        # level 1 on every device\n"
+      "  bkctl smoke --level 2 --junit smoke.xml            # plus conformance and matmul speed\n"
+      "  bkctl smoke --require 'CUDA>=2' --min-memory CUDA0=80GiB --expect floors.json\n"
+      "  bkctl smoke --level 3 --duration 5m --device Vulkan0 --json");
+  return {app, [args] { return run_smoke_command(*args); }};
+}
+
+}  // namespace bkctl

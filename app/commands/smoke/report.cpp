@@ -1,0 +1,200 @@
+// The outputs of `bkctl smoke`: the human table and verdict, bk.smoke/v1 JSON and JUnit XML.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+
+#include "bk/version.h"
+#include "output/junit.h"
+#include "output/table.h"
+#include "output/term.h"
+#include "commands/smoke/cli.h"
+
+namespace bkctl {
+namespace {
+
+constexpr std::string_view kSmokeSchema = "bk.smoke/v1";
+
+Tone tone_of(bk::SmokeStatus status) {
+  switch (status) {
+    case bk::SmokeStatus::pass:
+      return Tone::good;
+    case bk::SmokeStatus::skipped:
+      return Tone::dim;
+    default:
+      return Tone::bad;
+  }
+}
+
+std::string status_text(const bk::SmokeOutcome& outcome) {
+  return outcome.timed_out ? "TIMEOUT" : to_upper_status(outcome.status);
+}
+
+std::string metrics_text(const bk::SmokeOutcome& outcome) {
+  std::vector<std::string> parts;
+  for (const bk::SmokeMetric& m : outcome.metrics) parts.push_back(fmt::format("{}={:.6g}", m.name, m.value));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string hostname() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+JUnitCase junit_case(const SmokeCheckRecord& c) {
+  JUnitCase out;
+  out.classname = "bkctl.smoke." + c.device;
+  out.name = c.check;
+  out.seconds = c.seconds;
+  out.message = c.outcome.message;
+  out.details = c.outcome.message;
+  out.system_out = metrics_text(c.outcome);
+  switch (c.outcome.status) {
+    case bk::SmokeStatus::pass:
+      out.result = JUnitResult::passed;
+      break;
+    case bk::SmokeStatus::fail:
+      out.result = JUnitResult::failure, out.type = "fail";
+      break;
+    case bk::SmokeStatus::skipped:
+      out.result = JUnitResult::skipped, out.type = "skipped";
+      break;
+    case bk::SmokeStatus::error:
+      out.result = JUnitResult::error;
+      out.type = c.outcome.timed_out ? "timeout" : "error";
+      break;
+  }
+  return out;
+}
+
+ojson metrics_json(const bk::SmokeOutcome& outcome) {
+  ojson out = ojson::object();
+  for (const bk::SmokeMetric& m : outcome.metrics) {
+    if (std::isfinite(m.value)) out[m.name] = m.value;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string to_upper_status(bk::SmokeStatus status) {
+  std::string text(bk::smoke_status_name(status));
+  for (char& c : text) c = static_cast<char>(c - 'a' + 'A');
+  return text;
+}
+
+std::string smoke_human(const SmokeOptions& options, const SmokeReport& report) {
+  const TermStyle style = term_style_for(stdout);
+  std::string out = fmt::format("bkctl smoke: level {}, {} device(s), timeout {:g} s per check\n\n",
+                                options.level, report.devices.size(), options.timeout_seconds);
+  if (!report.requirements.empty()) {
+    for (const SmokeRequirementRecord& r : report.requirements) {
+      out += fmt::format("{} {}: {}\n", r.kind == "require" ? "--require" : "--min-memory", r.text,
+                         style.paint(r.verdict.met              ? "met"
+                                     : r.verdict.device_missing ? "MISSING"
+                                                                : "NOT MET",
+                                     r.verdict.met ? Tone::good : Tone::bad));
+      out += "  " + r.verdict.message + "\n";
+    }
+    out += "\n";
+  }
+  Table table({{"device"}, {"check"}, {"status"}, {"seconds", Align::right}, {"detail"}});
+  for (const SmokeCheckRecord& c : report.checks) {
+    table.add_row({c.device, c.check, TableCell(status_text(c.outcome), tone_of(c.outcome.status)),
+                   fmt::format("{:.3f}", c.seconds), c.outcome.message});
+  }
+  out += table.render(style);
+  out += "\n" + style.paint(report.verdict_line, report.exit_code == 0 ? Tone::good : Tone::bad) +
+         fmt::format(" ({:.2f} s)\n", report.wall_seconds);
+  return out;
+}
+
+ojson smoke_json(const SmokeOptions& options, const SmokeReport& report) {
+  ojson doc = json_document(kSmokeSchema);
+  doc["bkctl_version"] = bk::kVersion;
+  doc["timestamp"] = report.timestamp + "Z";
+  doc["level"] = options.level;
+  doc["timeout_seconds"] = options.timeout_seconds;
+  doc["memory_bytes"] = options.memory_bytes;
+  doc["duration_seconds"] = options.level >= 3 ? ojson(options.duration_seconds) : ojson(nullptr);
+  ojson fail_on = ojson::array();
+  for (bk::SmokeStatus s : options.fail_on) fail_on.push_back(bk::smoke_status_name(s));
+  doc["fail_on"] = std::move(fail_on);
+  doc["floors_file"] = string_or_null(options.floors_path);
+  ojson requirements = ojson::array();
+  for (const SmokeRequirementRecord& r : report.requirements) {
+    requirements.push_back({{"kind", r.kind},
+                            {"text", r.text},
+                            {"met", r.verdict.met},
+                            {"device_missing", r.verdict.device_missing},
+                            {"found", r.verdict.found},
+                            {"message", r.verdict.message}});
+  }
+  doc["requirements"] = std::move(requirements);
+  ojson devices = ojson::array();
+  for (const SmokeDeviceInfo& d : report.devices) {
+    devices.push_back({{"name", d.name},
+                       {"description", d.description},
+                       {"type", d.type},
+                       {"family", d.family},
+                       {"simulated", d.simulated}});
+  }
+  doc["devices"] = std::move(devices);
+  ojson checks = ojson::array();
+  ojson counts = {{"pass", 0}, {"fail", 0}, {"skipped", 0}, {"error", 0}};
+  for (const SmokeCheckRecord& c : report.checks) {
+    const std::string status(bk::smoke_status_name(c.outcome.status));
+    counts[status] = counts[status].get<int>() + 1;
+    checks.push_back({{"device", c.device},
+                      {"check", c.check},
+                      {"level", c.level},
+                      {"status", status},
+                      {"timed_out", c.outcome.timed_out},
+                      {"message", string_or_null(c.outcome.message)},
+                      {"seconds", c.seconds},
+                      {"metrics", metrics_json(c.outcome)}});
+  }
+  doc["checks"] = std::move(checks);
+  doc["counts"] = std::move(counts);
+  doc["verdict"] = report.exit_code == 0 ? "pass" : "fail";
+  doc["verdict_message"] = report.verdict_line;
+  doc["exit_code"] = report.exit_code;
+  doc["wall_seconds"] = report.wall_seconds;
+  return doc;
+}
+
+std::string smoke_junit(const SmokeReport& report) {
+  const std::string host = hostname();
+  std::vector<JUnitSuite> suites;
+  if (!report.requirements.empty()) {
+    JUnitSuite suite{"requirements", report.timestamp, host, {}, {}};
+    for (const SmokeRequirementRecord& r : report.requirements) {
+      JUnitCase c;
+      c.classname = "bkctl.smoke.requirements";
+      c.name = (r.kind == "require" ? "require " : "min-memory ") + r.text;
+      c.system_out = r.verdict.message;
+      if (!r.verdict.met) {
+        c.result = JUnitResult::failure;
+        c.type = r.verdict.device_missing ? "device_missing" : "requirement";
+        c.message = c.details = r.verdict.message;
+      }
+      suite.cases.push_back(std::move(c));
+    }
+    suites.push_back(std::move(suite));
+  }
+  for (const SmokeDeviceInfo& d : report.devices) {
+    JUnitSuite suite{d.name, report.timestamp, host, {}, {}};
+    suite.properties = {{"description", d.description},
+                        {"type", d.type},
+                        {"family", d.family},
+                        {"simulated", d.simulated ? "true" : "false"}};
+    for (const SmokeCheckRecord& c : report.checks) {
+      if (c.device == d.name) suite.cases.push_back(junit_case(c));
+    }
+    suites.push_back(std::move(suite));
+  }
+  return render_junit("bkctl smoke", suites);
+}
+
+}  // namespace bkctl

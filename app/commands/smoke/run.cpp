@@ -1,0 +1,167 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "bk/error.h"
+#include "bk/strings.h"
+#include "exit_codes.h"
+#include "output/term.h"
+#include "probe/smoke_watchdog.h"
+#include "bk/registry.h"
+#include "commands/smoke/cli.h"
+
+namespace bkctl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &tm);
+  return text;
+}
+
+std::vector<bk::Device*> selected_devices(const SmokeOptions& options, const bk::Registry& registry) {
+  if (options.devices.empty()) return registry.devices();
+  std::vector<bk::Device*> out;
+  for (const std::string& name : options.devices) {
+    bk::Device& device = registry.device(name);  // Error(not_found) naming the devices there are
+    if (std::find(out.begin(), out.end(), &device) == out.end()) out.push_back(&device);
+  }
+  return out;
+}
+
+SmokeDeviceInfo info_of(const bk::Device& device) {
+  return {device.name(), device.description(), bk::device_type_name(device.type()), device.reg().name(),
+          device.is_simulated()};
+}
+
+void progress(const bk::Device& device, std::string_view check) {
+  if (is_terminal(stderr))
+    std::fprintf(stderr, "bkctl: %s: %.*s...\n", device.name().c_str(), int(check.size()), check.data());
+}
+
+// Runs the device's checks in order; after a timeout the device is not touched again.
+void run_device(bk::Device& device, const SmokeOptions& options, SmokeReport& report) {
+  bk::SmokeSettings settings;
+  settings.memory_bytes = options.memory_bytes;
+  settings.duration_seconds = options.duration_seconds;
+  settings.floors = bk::floors_for(device, options.floors);
+  std::string hung_in;
+  for (const bk::SmokeCheck& check : bk::smoke_checks()) {
+    if (check.level > options.level) continue;
+    SmokeCheckRecord record{device.name(), std::string(check.name), check.level, {}, 0};
+    if (!hung_in.empty()) {
+      record.outcome.status = bk::SmokeStatus::skipped;
+      record.outcome.message = fmt::format("not run: {} did not finish the {} check and may still be hung",
+                                           device.name(), hung_in);
+      report.checks.push_back(std::move(record));
+      continue;
+    }
+    progress(device, check.name);
+    // The sustained check runs for --duration by design; the watchdog allows that on top.
+    const double budget =
+        options.timeout_seconds + (check.name == "sustained" ? options.duration_seconds : 0);
+    bk::Device* target = &device;
+    auto run = check.run;
+    bk::WatchedOutcome watched = bk::run_with_watchdog(
+        [run, target, settings] { return run(*target, settings); }, std::chrono::duration<double>(budget));
+    if (watched.outcome.timed_out) hung_in = check.name;
+    record.outcome = std::move(watched.outcome);
+    record.seconds = watched.seconds;
+    report.checks.push_back(std::move(record));
+  }
+}
+
+// Why a family's plugin did not load ("libbk-cuda.so: libcuda.so.1 not found"), when it did not.
+std::string plugin_note(const bk::Registry& registry, const std::string& family) {
+  for (const bk::PluginAttempt& attempt : registry.plugin_report()) {
+    if (bk::iequals(attempt.name, family) && attempt.status != bk::PluginAttempt::Status::loaded) {
+      return fmt::format("; the {} plugin {}: {}", attempt.name, bk::plugin_status_name(attempt.status),
+                         attempt.reason);
+    }
+  }
+  return {};
+}
+
+void evaluate_requirements(const SmokeOptions& options, const bk::Registry& registry, SmokeReport& report) {
+  for (const bk::SmokeRequirement& r : options.requirements) {
+    bk::SmokeVerdict verdict = bk::evaluate_requirement(r, registry.devices(), registry.regs());
+    if (verdict.found == 0) verdict.message += plugin_note(registry, r.subject);
+    report.requirements.push_back({"require", r.text, std::move(verdict)});
+  }
+  for (const bk::SmokeMinMemory& m : options.min_memory) {
+    report.requirements.push_back({"min_memory", m.text, bk::evaluate_min_memory(m, registry.devices())});
+  }
+}
+
+bool fails_run(const SmokeOptions& options, bk::SmokeStatus status) {
+  return std::find(options.fail_on.begin(), options.fail_on.end(), status) != options.fail_on.end();
+}
+
+}  // namespace
+
+SmokeReport run_smoke(const SmokeOptions& options) {
+  const Clock::time_point start = Clock::now();
+  SmokeReport report;
+  report.timestamp = utc_timestamp();
+  // Loading the plugins enumerates drivers, which can hang too: it gets the watchdog as well.
+  const bk::WatchedOutcome loaded = bk::run_with_watchdog(
+      [] {
+        bk::Registry::global();
+        return bk::SmokeOutcome{};
+      },
+      std::chrono::duration<double>(options.timeout_seconds));
+  if (loaded.outcome.status != bk::SmokeStatus::pass) {
+    throw bk::Error(loaded.outcome.timed_out ? bk::ErrorCode::timeout : bk::ErrorCode::device_error,
+                    "finding the devices: " + loaded.outcome.message);
+  }
+  const bk::Registry& registry = bk::Registry::global();
+  const std::vector<bk::Device*> devices = selected_devices(options, registry);
+  evaluate_requirements(options, registry, report);
+  for (bk::Device* device : devices) {
+    report.devices.push_back(info_of(*device));
+    run_device(*device, options, report);
+  }
+  report.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  decide_verdict(options, report);
+  return report;
+}
+
+void decide_verdict(const SmokeOptions& options, SmokeReport& report) {
+  size_t missing = 0, unmet = 0, errors = 0, failing = 0;
+  for (const SmokeRequirementRecord& r : report.requirements) {
+    missing += r.verdict.device_missing;
+    unmet += !r.verdict.met && !r.verdict.device_missing;
+  }
+  for (const SmokeCheckRecord& c : report.checks) {
+    if (!fails_run(options, c.outcome.status)) continue;
+    (c.outcome.status == bk::SmokeStatus::error ? errors : failing) += 1;
+  }
+  if (missing > 0) {
+    report.exit_code = kExitNotFound;
+  } else if (errors > 0) {
+    report.exit_code = kExitDeviceError;
+  } else if (unmet + failing > 0) {
+    report.exit_code = kExitCheckFailed;
+  } else {
+    report.exit_code = kExitOk;
+  }
+  std::vector<std::string> parts;
+  if (missing > 0) parts.push_back(fmt::format("{} required device(s) missing", missing));
+  if (unmet > 0) parts.push_back(fmt::format("{} requirement(s) not met", unmet));
+  if (errors > 0) parts.push_back(fmt::format("{} check(s) errored or timed out", errors));
+  if (failing > 0) parts.push_back(fmt::format("{} check(s) failed (statuses in --fail-on)", failing));
+  report.verdict_line =
+      report.exit_code == kExitOk
+          ? fmt::format("PASS: {} check(s) on {} device(s){}", report.checks.size(), report.devices.size(),
+                        report.requirements.empty() ? "" : ", every requirement met")
+          : fmt::format("FAIL: {}", fmt::join(parts, ", "));
+}
+
+}  // namespace bkctl
