@@ -5,6 +5,7 @@
 # NAME to BK_PLUGIN_NAMES so the registry can report a plugin that was built but not found;
 # adding a device kind is adding a folder that calls this.
 set_property(GLOBAL PROPERTY BK_PLUGIN_NAMES "")
+set(BK_PLUGIN_MAP ${CMAKE_CURRENT_LIST_DIR}/plugin.map)
 function(bk_add_plugin name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "ENTRY" "SOURCES")
   set(impl bk_${name}_impl)
@@ -16,7 +17,8 @@ function(bk_add_plugin name)
   add_library(bk-${name} MODULE ${arg_ENTRY})
   target_link_libraries(bk-${name} PRIVATE ${impl} bk_warnings)
   set_target_properties(bk-${name} PROPERTIES PREFIX "lib" CXX_VISIBILITY_PRESET hidden
-                                              VISIBILITY_INLINES_HIDDEN ON)
+                                              VISIBILITY_INLINES_HIDDEN ON LINK_DEPENDS ${BK_PLUGIN_MAP})
+  target_link_options(bk-${name} PRIVATE -Wl,--version-script=${BK_PLUGIN_MAP})
   set_property(GLOBAL APPEND PROPERTY BK_PLUGIN_NAMES ${name})
   install(TARGETS bk-${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endfunction()

@@ -1,17 +1,23 @@
 #pragma once
-// The one C entry point a device plugin (libbk-<name>.so) exports.
+// What a device plugin (libbk-<name>.so) exports, both defined by BK_PLUGIN_ENTRY:
 //
+//   extern "C" const char bk_plugin_abi_stamp[];  // BK_ABI_STAMP of the headers it was built with
 //   extern "C" int bk_plugin_init_v1(uint32_t host_api_version, bk_plugin_result* result);
 //
-// The registry dlopens the plugin, looks the symbol up and calls it once. The plugin fills
-// `result` and returns 0, or returns non-zero with `error` filled. The entry point must not
-// throw (BK_PLUGIN_ENTRY wraps the body in a catch-all). Beyond it, the returned BackendReg and
-// everything it hands out are C++ objects built against this same libbk (the API version is
-// bumped whenever these interfaces change), and may throw bk::Error, whose type lives in libbk.
-// The reg must stay valid until the process exits; the registry never dlcloses a plugin.
+// The registry dlopens the plugin and first compares its ABI stamp with its own: beyond the entry
+// point, the reg and everything it hands out are C++ objects laid out by the bk headers
+// (Device, Buffer, ...), so a plugin compiled against other headers is refused, with both stamps
+// in the reason, before any of its code runs. Then it calls the init function once; the plugin
+// fills `result` and returns 0, or returns non-zero with `error` filled. The init function must
+// not throw (BK_PLUGIN_ENTRY wraps the body in a catch-all). The returned reg may throw
+// bk::Error, whose type lives in libbk. It must stay valid until the process exits; the registry
+// never dlcloses a plugin. The API version covers only this C entry point (the struct and the
+// signature below); the stamp covers the C++ interfaces.
 
 #include <cstddef>
 #include <cstdint>
+
+#include "bk/abi_stamp.h"
 
 namespace bk {
 class BackendReg;
@@ -19,6 +25,7 @@ class BackendReg;
 
 inline constexpr uint32_t kBkPluginApiVersion = 1;
 inline constexpr const char* kBkPluginEntrySymbol = "bk_plugin_init_v1";
+inline constexpr const char* kBkPluginAbiSymbol = "bk_plugin_abi_stamp";
 
 extern "C" {
 struct bk_plugin_result {
@@ -31,8 +38,10 @@ using bk_plugin_init_fn = int (*)(uint32_t host_api_version, bk_plugin_result* r
 
 #define BK_PLUGIN_EXPORT extern "C" __attribute__((visibility("default")))
 
-// Defines the entry point from a function `bk::BackendReg& make_reg()` that may throw.
+// Defines the entry points from a function `bk::BackendReg& make_reg()` that may throw. Anything
+// it throws, std::exception or not, becomes init's error.
 #define BK_PLUGIN_ENTRY(make_reg)                                                             \
+  BK_PLUGIN_EXPORT const char bk_plugin_abi_stamp[] = BK_ABI_STAMP;                          \
   BK_PLUGIN_EXPORT int bk_plugin_init_v1(uint32_t /*host_api_version*/, bk_plugin_result* r) { \
     r->api_version = kBkPluginApiVersion;                                                    \
     r->reg = nullptr;                                                                        \

@@ -1,10 +1,11 @@
 #pragma once
 // Registry: finds backends and devices.
 //
-// Built-in regs come first (the global registry has the CPU's); other device kinds are plugins (libbk-<name>.so)
-// searched, in order, in $BK_BACKEND_PATH (colon-separated), next to the executable, next to
-// libbk, and in the install's lib dir. Every attempt is recorded in plugin_report(): loaded,
-// not found, or failed with the reason. A plugin that fails never hides the others, and a reg
+// Built-in regs come first (the global registry has the CPU's); other device kinds are plugins
+// (libbk-<name>.so): the ones this build produced, then any other found, searched in order in
+// $BK_BACKEND_PATH (colon-separated), next to the executable, next to libbk, and in the
+// install's lib dir. Every attempt is recorded in plugin_report(): loaded, not found, or failed
+// with the reason (a plugin built against other bk headers is refused: bk/plugin_api.h). A plugin that fails never hides the others, and a reg
 // with zero devices is "not present", not an error (its status() says why).
 //
 // Threading: Registry::global() is built once, thread-safely, on first use; after that all
@@ -30,13 +31,17 @@ struct BK_API PluginAttempt {
 };
 BK_API const char* plugin_status_name(PluginAttempt::Status status) noexcept;
 
+// The plugins this build of bk produced, one per device-kind folder ("vulkan", "cuda", ...).
+BK_API std::vector<std::string> built_plugin_names();
+
 struct BK_API RegistryOptions {
   // Regs added first, in order, before any plugin; they must outlive the registry.
   std::vector<BackendReg*> builtin_regs;
   bool load_plugins = true;
   // Directories to search; empty means the default order described above.
   std::vector<std::string> search_path;
-  // Plugin names to look for; empty means the ones this build produced.
+  // Plugin names to look for; empty means the ones this build produced, then every other
+  // libbk-<name>.so in the search path (device kinds built outside this tree).
   std::vector<std::string> plugin_names;
 };
 

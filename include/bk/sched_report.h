@@ -2,7 +2,7 @@
 // The decision record of a schedule, in words: for every node its backend, cause and a
 // sentence, and for each higher-priority backend passed over the reason; for every leaf where
 // it lives; for every split its backend, nodes, inputs and compute buffer; and the totals.
-// `bkctl sched` prints it as text or JSON (schema bk.sched/v1). Built on demand from the
+// `bkctl sched` prints it as text or JSON (schema bk.sched/v2). Built on demand from the
 // scheduler's compact state, so the scheduling hot path never formats a string.
 
 #include <cstddef>
@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "bk/api.h"
 #include "bk/tensor.h"
@@ -96,6 +97,16 @@ struct BK_API SplitReport {
   size_t compute_bytes = 0;  // its backend's compute buffer reached in this split (0 unplanned)
 };
 
+// A backend that runs no node, other than the last (the fallback), and why: the report's answer
+// to "why is my GPU idle?".
+struct BK_API IdleBackend {
+  int backend = -1;
+  // The reasons it was passed over, with how many nodes each, most frequent first; empty when
+  // no node ever considered it.
+  std::vector<std::pair<PassReason, int>> passed_over;
+  bool holds_weights = false;  // some weight of the graph lives in its memory
+};
+
 struct BK_API SchedReport {
   std::vector<std::string> backends;  // device names in priority order
   std::vector<NodeReport> nodes;
@@ -106,6 +117,7 @@ struct BK_API SchedReport {
   size_t copies = 0;        // split inputs copied per evaluation
   size_t bytes_copied = 0;  // per evaluation
   bool planned = false;     // memory was planned (reserve or alloc_graph)
+  std::vector<IdleBackend> idle;
 };
 
 }  // namespace bk

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
@@ -36,6 +37,19 @@ std::string libbk_dir() {
 
 PluginAttempt failed(const std::string& name, const std::string& path, std::string reason) {
   return {name, path, PluginAttempt::Status::failed, std::move(reason)};
+}
+
+// Why the plugin's ABI stamp is not ours (plugin_api.h); empty when it is.
+std::string abi_mismatch(void* handle) {
+  const auto* stamp = static_cast<const char*>(dlsym(handle, kBkPluginAbiSymbol));
+  if (stamp == nullptr) {
+    return fmt::format("no ABI stamp ({}): built against bk headers older than this bk ({}); rebuild the plugin",
+                       kBkPluginAbiSymbol, BK_ABI_STAMP);
+  }
+  if (std::string_view(stamp, ::strnlen(stamp, 64)) == BK_ABI_STAMP) return {};
+  return fmt::format("built against other bk headers (ABI stamp {}, this bk is {}); rebuild the plugin against "
+                     "this bk's headers",
+                     std::string_view(stamp, ::strnlen(stamp, 64)), BK_ABI_STAMP);
 }
 
 }  // namespace
@@ -73,6 +87,7 @@ PluginAttempt load_plugin_file(const std::string& name, const std::string& path,
       return failed(name, path, fmt::format("missing symbol {}: not a bk plugin, or built for another API version",
                                             kBkPluginEntrySymbol));
     }
+    if (std::string why = abi_mismatch(handle); !why.empty()) return failed(name, path, std::move(why));
     bk_plugin_result result{};
     const auto init = reinterpret_cast<bk_plugin_init_fn>(symbol);
     const int rc = init(kBkPluginApiVersion, &result);

@@ -63,11 +63,48 @@ const PluginAttempt& Registry::load_plugin(const std::string& name, const std::s
   return attempts_.back();
 }
 
+std::vector<std::string> built_plugin_names() {
+  return {build::kPluginNames.begin(), build::kPluginNames.end()};
+}
+
+namespace {
+
+// "vulkan" for ".../libbk-vulkan.so"; empty for any other file name.
+std::string plugin_name_of(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  constexpr std::string_view kPrefix = "libbk-", kSuffix = ".so";
+  if (name.size() <= kPrefix.size() + kSuffix.size() || !name.starts_with(kPrefix) || !name.ends_with(kSuffix)) {
+    return {};
+  }
+  return name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+}
+
+// Every libbk-<name>.so in the directories, by name, sorted: plugins this build does not know.
+std::vector<std::string> discover_plugin_names(const std::vector<std::string>& dirs) {
+  std::vector<std::string> names;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      std::string name = plugin_name_of(entry.path());
+      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
 void Registry::load_default_plugins(const RegistryOptions& options) {
   const std::vector<std::string> dirs =
       options.search_path.empty() ? default_plugin_search_path() : options.search_path;
   std::vector<std::string> names = options.plugin_names;
-  if (names.empty()) names.assign(build::kPluginNames.begin(), build::kPluginNames.end());
+  if (names.empty()) {
+    names = built_plugin_names();
+    for (std::string& found : discover_plugin_names(dirs)) {
+      if (std::find(names.begin(), names.end(), found) == names.end()) names.push_back(std::move(found));
+    }
+  }
   for (const std::string& name : names) {
     const std::string file = fmt::format("libbk-{}.so", name);
     auto found = std::find_if(dirs.begin(), dirs.end(), [&](const std::string& dir) {

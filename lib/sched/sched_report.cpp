@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+
 #include "sched/sched_explain.h"
 #include "sched/scheduler_impl.h"
 
@@ -62,6 +65,35 @@ SplitReport split_report(const Scheduler::Impl& sched, size_t index, std::vector
   return r;
 }
 
+// The reasons backend `b` was passed over, most frequent first.
+std::vector<std::pair<PassReason, int>> passed_over_counts(const std::vector<NodeReport>& nodes, int b) {
+  std::array<int, kPassReasonCount> counts{};
+  for (const NodeReport& n : nodes) {
+    for (const PassedOver& p : n.passed_over) {
+      if (p.backend == b) ++counts[static_cast<size_t>(p.reason)];
+    }
+  }
+  std::vector<std::pair<PassReason, int>> out;
+  for (int r = 0; r < kPassReasonCount; ++r) {
+    if (counts[static_cast<size_t>(r)] > 0) out.emplace_back(static_cast<PassReason>(r), counts[static_cast<size_t>(r)]);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  return out;
+}
+
+std::vector<IdleBackend> idle_backends(const SchedReport& r) {
+  std::vector<IdleBackend> out;
+  for (size_t b = 0; b + 1 < r.backends.size(); ++b) {
+    if (r.nodes_per_backend[b] != 0) continue;
+    IdleBackend idle{static_cast<int>(b), passed_over_counts(r.nodes, static_cast<int>(b)), false};
+    for (const LeafReport& leaf : r.leafs) {
+      idle.holds_weights = idle.holds_weights || (leaf.backend == idle.backend && leaf.kind == std::string_view("weight"));
+    }
+    out.push_back(std::move(idle));
+  }
+  return out;
+}
+
 SchedReport make_report(const Scheduler::Impl& sched) {
   const SchedState& s = sched.state();
   SchedReport report;
@@ -79,6 +111,7 @@ SchedReport make_report(const Scheduler::Impl& sched) {
   report.planned = sched.memory_plan() != nullptr;
   for (size_t b = 0; b < report.backends.size(); ++b)
     report.compute_buffer_bytes.push_back(sched.compute_buffer_size(b));
+  report.idle = idle_backends(report);
   return report;
 }
 

@@ -18,7 +18,7 @@
 
 namespace bk {
 
-class Scheduler::Impl {
+class [[gnu::visibility("hidden")]] Scheduler::Impl {  // nested in a BK_API class, so hide it explicitly
  public:
   // Throws Error(invalid_argument) for no backends, a null or repeated one, a last backend that
   // is not a CPU device, or copies < 1.

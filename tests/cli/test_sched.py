@@ -1,4 +1,4 @@
-"""bkctl sched: the split summary, --verbose, --json (bk.sched/v1), graph files and their errors, --run.
+"""bkctl sched: the split summary, --verbose, --json (bk.sched/v2), graph files and their errors, --run.
 
 Multi-device decisions use simulated devices (BK_SIM_DEVICES), so these run on any machine. "host"
 is a simulated CPU-type device that declares every op: it stands in for the CPU as the fallback
@@ -83,7 +83,20 @@ class SplitSummary(CliTestCase):
 
 class JsonReport(CliTestCase):
     def report(self, *args):
-        return self.assertJsonOutput(sched(*args, "--json"), "bk.sched.v1.json")
+        return self.assertJsonOutput(sched(*args, "--json"), "bk.sched.v2.json")
+
+    def test_an_idle_device_and_why_are_in_the_json_too(self):
+        doc = self.report("--graph", "mlp", "--devices", "gpu0,host")
+        idle = {entry["backend"]: entry for entry in doc["idle_backends"]}
+        self.assertIn("gpu0", idle)
+        self.assertNotIn(doc["backends"][-1]["name"], idle, "the fallback is never called idle")
+        self.assertFalse(idle["gpu0"]["holds_weights"])
+        reasons = [p["reason"] for p in idle["gpu0"]["passed_over"]]
+        self.assertIn("offload_declined", reasons)
+        counts = [p["nodes"] for p in idle["gpu0"]["passed_over"]]
+        self.assertEqual(counts, sorted(counts, reverse=True), "most frequent reason first")
+        busy = self.report("--graph", "mlp", "--devices", "gpu0,host", "--weights-on", "gpu0")
+        self.assertNotIn("gpu0", [entry["backend"] for entry in busy["idle_backends"]])
 
     def test_every_built_in_graph_validates_and_keeps_the_invariants(self):
         for graph in ("mlp", "attention", "transformer"):
@@ -126,7 +139,7 @@ class GraphFileInput(GraphFiles, CliTestCase):
     def test_a_graph_file_is_scheduled_and_reported(self):
         path = self.write("g.json", graph_file(GOOD_TENSORS))
         doc = self.assertJsonOutput(sched("--graph-file", path, "--devices", "gpu0,host", "--json"),
-                                    "bk.sched.v1.json")
+                                    "bk.sched.v2.json")
         self.assertEqual(doc["graph"]["source"], "file")
         self.assertEqual([n["name"] for n in doc["nodes"]], ["h", "n", "out"])
 
@@ -190,7 +203,7 @@ class RunAgainstCpu(CliTestCase):
                 result = sched("--graph", graph, "--layers", "2", "--hidden", "64", "--batch", "4",
                                "--devices", "gpu0,gpu1", "--weights-split", "0.5,0.3,0.2", "--copies", "2",
                                "--run", "--json", env=env)
-                doc = self.assertJsonOutput(result, "bk.sched.v1.json")
+                doc = self.assertJsonOutput(result, "bk.sched.v2.json")
                 self.assertTrue(doc["run"]["ok"])
                 for out in doc["run"]["outputs"]:
                     self.assertLessEqual(out["normalized_error"], doc["run"]["limit"])
@@ -206,7 +219,7 @@ class RunAgainstCpu(CliTestCase):
         result = sched("--graph", "transformer", "--layers", "2", "--hidden", "64", "--batch", "4", "--devices",
                        f"{vulkan[0]},CPU", "--weights-split", "0.5,0.5", "--copies", "2", "--run", "--json",
                        env=fast_asan)
-        doc = self.assertJsonOutput(result, "bk.sched.v1.json")
+        doc = self.assertJsonOutput(result, "bk.sched.v2.json")
         self.assertTrue(doc["run"]["ok"])
         backends = {split["backend"] for split in doc["splits"]}
         self.assertEqual(backends, {vulkan[0], "CPU"}, "both devices must compute part of the graph")

@@ -4,6 +4,7 @@
 
 #include "bk/cpu.h"
 #include "bk/error.h"
+#include "bk/plugin_api.h"
 #include "bk/registry.h"
 
 namespace bk {
@@ -134,11 +135,46 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(BrokenCase{"nosymbol", PluginAttempt::Status::failed,
                                  "missing symbol bk_plugin_init_v1"},
                       BrokenCase{"oldapi", PluginAttempt::Status::failed, "wrong API version"},
+                      BrokenCase{"changedabi", PluginAttempt::Status::failed, "built against other bk headers"},
+                      BrokenCase{"nostamp", PluginAttempt::Status::failed, "no ABI stamp"},
                       BrokenCase{"initfail", PluginAttempt::Status::failed, "driver exploded during init"},
                       BrokenCase{"undefined", PluginAttempt::Status::failed, "bk_symbol_that_does_not_exist"},
                       BrokenCase{"garbage", PluginAttempt::Status::failed, "dlopen failed"},
                       BrokenCase{"absent", PluginAttempt::Status::not_found, "/nonexistent-dir"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(Registry, AbiMismatchNamesBothStamps) {
+  Registry r = with_plugins({"changedabi"});
+  const PluginAttempt* a = attempt_for(r, "changedabi");
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a->reason.find(BK_ABI_STAMP), std::string::npos) << a->reason;
+  EXPECT_NE(a->reason.find("rebuild the plugin"), std::string::npos) << a->reason;
+  EXPECT_EQ(r.find_device("Fake0"), nullptr);
+}
+
+// Without a list of names, every libbk-<name>.so in the search path is tried, so a device kind
+// built outside this tree loads too; the build's own plugins are looked for as well.
+TEST(Registry, FindsPluginsItWasNotBuiltWith) {
+  Registry r(RegistryOptions{.builtin_regs = {&cpu_reg()}, .load_plugins = true, .search_path = {kDir}});
+  const PluginAttempt* good = attempt_for(r, "good");
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ(good->status, PluginAttempt::Status::loaded) << good->reason;
+  ASSERT_NE(attempt_for(r, "garbage"), nullptr);
+  EXPECT_EQ(attempt_for(r, "garbage")->status, PluginAttempt::Status::failed);
+  ASSERT_NE(attempt_for(r, "changedabi"), nullptr);
+  EXPECT_EQ(attempt_for(r, "changedabi")->status, PluginAttempt::Status::failed);
+  for (const std::string& built : built_plugin_names()) {
+    const PluginAttempt* a = attempt_for(r, built);
+    ASSERT_NE(a, nullptr) << built;
+    EXPECT_EQ(a->status, PluginAttempt::Status::not_found) << built;
+  }
+  // Each name once, whatever the order of discovery.
+  for (const PluginAttempt& a : r.plugin_report()) {
+    int seen = 0;
+    for (const PluginAttempt& b : r.plugin_report()) seen += a.name == b.name ? 1 : 0;
+    EXPECT_EQ(seen, 1) << a.name;
+  }
+}
 
 TEST(Registry, RefusesASecondRegWithTheSameName) {
   Registry r = with_plugins({"good", "twin"});

@@ -1,7 +1,7 @@
 #pragma once
 // `bkctl sched`: the pieces of the command, one file each in commands/sched/ -- the options and
 // the session they set up (setup.cpp), the run against the CPU (run.cpp), and the two outputs,
-// text (text.cpp) and JSON bk.sched/v1 (json.cpp). command.cpp wires them up.
+// text (text.cpp) and JSON bk.sched/v2 (json.cpp). command.cpp wires them up.
 
 #include <cstdint>
 #include <memory>

@@ -76,7 +76,7 @@ Command add_sched_command(CLI::App& parent) {
   add_placement_options(*app, *args);
   app->add_flag("-v,--verbose", args->verbose,
                 "One line per node: its backend, cause, and the backends passed over");
-  app->add_flag("--json", args->json, "Print JSON (schema bk.sched/v1): every node, leaf and split");
+  app->add_flag("--json", args->json, "Print JSON (schema bk.sched/v2): every node, leaf and split");
   app->add_flag(
       "--run", args->run,
       "Compute with random weights on the chosen devices and compare with the CPU alone (exit 1 above the "

@@ -1,4 +1,4 @@
-// `bkctl sched --json`: the decision record as schema bk.sched/v1.
+// `bkctl sched --json`: the decision record as schema bk.sched/v2.
 #include "bk/version.h"
 #include "commands/sched/cli.h"
 
@@ -127,6 +127,20 @@ ojson totals_json(const bk::SchedReport& r) {
           {"bytes_copied", r.bytes_copied}, {"nodes_per_backend", per_backend}, {"compute_buffers", buffers}};
 }
 
+// Why each idle device runs nothing (SchedReport::idle).
+ojson idle_json(const bk::SchedReport& r) {
+  ojson out = ojson::array();
+  for (const bk::IdleBackend& idle : r.idle) {
+    ojson reasons = ojson::array();
+    for (const auto& [reason, count] : idle.passed_over)
+      reasons.push_back({{"reason", bk::pass_reason_name(reason)}, {"nodes", count}});
+    out.push_back({{"backend", r.backends[static_cast<size_t>(idle.backend)]},
+                   {"passed_over", reasons},
+                   {"holds_weights", idle.holds_weights}});
+  }
+  return out;
+}
+
 ojson run_json(const RunResult* run) {
   if (run == nullptr) return nullptr;
   ojson outputs = ojson::array();
@@ -142,7 +156,7 @@ ojson run_json(const RunResult* run) {
 }  // namespace
 
 ojson sched_document(const SchedSession& session, const bk::SchedReport& report, const RunResult* run) {
-  ojson doc = json_document("bk.sched/v1");
+  ojson doc = json_document("bk.sched/v2");
   doc["bkctl_version"] = std::string(bk::kVersion);
   doc["graph"] = graph_json(session);
   doc["options"] = options_json(session);
@@ -151,6 +165,7 @@ ojson sched_document(const SchedSession& session, const bk::SchedReport& report,
   doc["leafs"] = leafs_json(report);
   doc["splits"] = splits_json(report);
   doc["totals"] = totals_json(report);
+  doc["idle_backends"] = idle_json(report);
   doc["run"] = run_json(run);
   return doc;
 }

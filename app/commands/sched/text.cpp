@@ -103,42 +103,28 @@ std::string totals_text(const bk::SchedReport& r) {
       r.splits.size(), r.copies, bk::format_bytes(r.bytes_copied), counts, buffers);
 }
 
-// The reasons backend `b` was passed over, most frequent first: "offload_declined 21, ...".
-std::string passed_over_summary(const bk::SchedReport& r, size_t b) {
-  std::array<int, bk::kPassReasonCount> passes{};
-  for (const bk::NodeReport& n : r.nodes) {
-    for (const bk::PassedOver& p : n.passed_over) {
-      if (p.backend == static_cast<int>(b)) ++passes[static_cast<size_t>(p.reason)];
-    }
-  }
-  std::array<int, bk::kPassReasonCount> order{};
-  for (int i = 0; i < bk::kPassReasonCount; ++i) order[static_cast<size_t>(i)] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-    return passes[static_cast<size_t>(x)] > passes[static_cast<size_t>(y)];
-  });
-  std::string out;
-  for (int reason : order) {
-    const int count = passes[static_cast<size_t>(reason)];
-    if (count == 0) break;
-    out += fmt::format("{}{} {}", out.empty() ? "" : ", ",
-                       bk::pass_reason_name(static_cast<bk::PassReason>(reason)), count);
-  }
-  return out.empty() ? "never considered" : out;
+// "offload_declined 21, unsupported_op 4" (SchedReport::idle orders them).
+std::string passed_over_text(const bk::IdleBackend& idle) {
+  std::vector<std::string> parts;
+  for (const auto& [reason, count] : idle.passed_over)
+    parts.push_back(fmt::format("{} {}", bk::pass_reason_name(reason), count));
+  return parts.empty() ? "never considered" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-// Every scheduled device but the last (the fallback) that runs no node, and why: "why is my GPU
-// idle?" is the question this command exists for. A device that holds no weight also gets the
-// options that would put some there.
-std::string idle_devices_text(const SchedSession& s, const bk::SchedReport& r) {
+bool has_weights(const bk::SchedReport& r) {
+  return std::any_of(r.leafs.begin(), r.leafs.end(),
+                     [](const bk::LeafReport& l) { return std::string_view(l.kind) == "weight"; });
+}
+
+// Every idle device, and why; one that holds no weight also gets the options that would put
+// some there.
+std::string idle_devices_text(const bk::SchedReport& r) {
   std::string out;
-  for (size_t b = 0; b + 1 < r.backends.size(); ++b) {
-    if (r.nodes_per_backend[b] != 0) continue;
-    const std::string& name = r.backends[b];
+  for (const bk::IdleBackend& idle : r.idle) {
+    const std::string& name = r.backends[static_cast<size_t>(idle.backend)];
     out += fmt::format("{} runs no node; passed over: {} (--verbose gives each node's reason)\n", name,
-                       passed_over_summary(r, b));
-    const bool holds_weights =
-        std::find(s.weight_device_of.begin(), s.weight_device_of.end(), b) != s.weight_device_of.end();
-    if (holds_weights || s.weights.empty()) continue;
+                       passed_over_text(idle));
+    if (idle.holds_weights || !has_weights(r)) continue;
     const std::vector<std::string> even(r.backends.size(),
                                         fmt::format("{:.2g}", 1.0 / static_cast<double>(r.backends.size())));
     out += fmt::format(
@@ -169,7 +155,7 @@ std::string sched_text(const SchedSession& session, const bk::SchedReport& repor
   std::string out = graph_line(session) + backends_line(session) + weights_line(session) + "\n";
   out += splits_table(report, style);
   if (session.args.verbose) out += "\n" + nodes_table(report, style);
-  out += "\n" + totals_text(report) + idle_devices_text(session, report);
+  out += "\n" + totals_text(report) + idle_devices_text(report);
   if (run != nullptr) out += "\n" + run_text(*run, style);
   return out;
 }
