@@ -1,7 +1,7 @@
 #pragma once
-// How bkctl's subcommands plug into main: each commands/<name>/command.cpp adds its CLI11 subcommand (options,
-// help, footer with examples) and returns what to run once the command line parsed. Running is
-// kept out of CLI11's callbacks so that every error reaches main's one handler.
+// How bkctl's subcommands plug into main: each commands/<name>/command.cpp adds its CLI11 subcommand
+// (options, help, footer with examples) and returns what to run once the command line parsed. Running is kept
+// out of CLI11's callbacks so that every error reaches main's one handler.
 //
 // A command's run() returns an exit code (see exit_codes.h) for outcomes it reports itself (a
 // failed check), and throws bk::Error for everything else; main turns that into one line on

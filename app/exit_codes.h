@@ -27,13 +27,20 @@ enum ExitCode : int {
 // not_found 3; out_of_memory 4; device_error and timeout 5.
 constexpr ExitCode exit_code_for(bk::ErrorCode code) noexcept {
   switch (code) {
-    case bk::ErrorCode::check_failed: return kExitCheckFailed;
-    case bk::ErrorCode::invalid_argument: return kExitUsage;
-    case bk::ErrorCode::unsupported: return kExitUsage;
-    case bk::ErrorCode::not_found: return kExitNotFound;
-    case bk::ErrorCode::out_of_memory: return kExitOutOfMemory;
-    case bk::ErrorCode::device_error: return kExitDeviceError;
-    case bk::ErrorCode::timeout: return kExitDeviceError;
+    case bk::ErrorCode::check_failed:
+      return kExitCheckFailed;
+    case bk::ErrorCode::invalid_argument:
+      return kExitUsage;
+    case bk::ErrorCode::unsupported:
+      return kExitUsage;
+    case bk::ErrorCode::not_found:
+      return kExitNotFound;
+    case bk::ErrorCode::out_of_memory:
+      return kExitOutOfMemory;
+    case bk::ErrorCode::device_error:
+      return kExitDeviceError;
+    case bk::ErrorCode::timeout:
+      return kExitDeviceError;
   }
   return kExitDeviceError;
 }

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "bk/error.h"
 #include "bk/version.h"
 #include "command.h"
-#include "bk/error.h"
 #include "exit_codes.h"
 
 namespace {
@@ -105,17 +105,13 @@ int run_command(const std::vector<bkctl::Command>& commands) {
 
 int run(int argc, char** argv) {
   CLI::App app{"bkctl: list the compute devices bk finds and check what they can do.", "bkctl"};
-  app.set_version_flag("-V,--version", "bkctl " + std::string(bk::kVersion),
-                       "Print the version and exit");
+  app.set_version_flag("-V,--version", "bkctl " + std::string(bk::kVersion), "Print the version and exit");
   app.require_subcommand(1);
   app.footer(kFooter);
   const std::vector<bkctl::Command> commands = {
-      bkctl::add_devices_command(app),
-      bkctl::add_alloc_command(app),
-      bkctl::add_schema_command(app),
-      bkctl::add_sched_command(app),
-      bkctl::add_ops_command(app),
-      bkctl::add_bench_command(app, argc, argv),
+      bkctl::add_devices_command(app), bkctl::add_alloc_command(app),
+      bkctl::add_schema_command(app),  bkctl::add_sched_command(app),
+      bkctl::add_ops_command(app),     bkctl::add_bench_command(app, argc, argv),
       bkctl::add_smoke_command(app),
   };
   try {

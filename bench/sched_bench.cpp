@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "bk/error.h"
 #include "bk/cpu.h"
+#include "bk/error.h"
+#include "bk/scheduler.h"
 #include "devices/sim/sim_device.h"
 #include "probe/graph_data.h"
 #include "probe/model_graphs.h"
-#include "bk/scheduler.h"
 
 namespace {
 

@@ -3,10 +3,10 @@
 #include <random>
 
 #include "bench_common.h"
+#include "bk/cpu.h"
 #include "bk/graph.h"
 #include "bk/ops.h"
 #include "devices/cpu/cpu_backend.h"
-#include "bk/cpu.h"
 
 namespace bkbench {
 namespace {

@@ -11,13 +11,13 @@
 namespace bk {
 
 enum class ErrorCode : int {
-  check_failed = 1,    // a verification found wrong data or a requirement was not met
-  invalid_argument,    // bad input: usage, malformed sizes, shapes, files
-  not_found,           // a device, backend or named thing does not exist or is unavailable
-  out_of_memory,       // an allocation failed
-  device_error,        // a device or driver call failed
-  timeout,             // a device did not answer in time
-  unsupported,         // the device cannot do what was asked (an op, a dtype, a buffer kind)
+  check_failed = 1,  // a verification found wrong data or a requirement was not met
+  invalid_argument,  // bad input: usage, malformed sizes, shapes, files
+  not_found,         // a device, backend or named thing does not exist or is unavailable
+  out_of_memory,     // an allocation failed
+  device_error,      // a device or driver call failed
+  timeout,           // a device did not answer in time
+  unsupported,       // the device cannot do what was asked (an op, a dtype, a buffer kind)
 };
 
 class BK_API Error : public std::runtime_error {

@@ -80,7 +80,8 @@ BK_API Tensor& soft_max(GraphBuilder& g, Tensor& a, Tensor* mask, float scale);
 // Rotary position embedding. a: float [head_dim, n_heads, n_tokens, ne3]; positions: I32
 // [n_tokens]; n_dims: how many leading elements of each head rotate, even, 0 < n_dims <=
 // head_dim; freq_base > 0 (10000 in most models).
-BK_API Tensor& rope(GraphBuilder& g, Tensor& a, Tensor& positions, int n_dims, RopeMode mode, float freq_base);
+BK_API Tensor& rope(GraphBuilder& g, Tensor& a, Tensor& positions, int n_dims, RopeMode mode,
+                    float freq_base);
 
 // Gathers rows. table: F32, F16 or BF16 [ne0, rows, B2, B3]; indices: I32 [n, B2, B3, 1];
 // result: F32 [ne0, n, B2, B3]. Index values must lie in [0, rows) when computed.

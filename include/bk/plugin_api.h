@@ -40,21 +40,21 @@ using bk_plugin_init_fn = int (*)(uint32_t host_api_version, bk_plugin_result* r
 
 // Defines the entry points from a function `bk::BackendReg& make_reg()` that may throw. Anything
 // it throws, std::exception or not, becomes init's error.
-#define BK_PLUGIN_ENTRY(make_reg)                                                             \
-  BK_PLUGIN_EXPORT const char bk_plugin_abi_stamp[] = BK_ABI_STAMP;                          \
+#define BK_PLUGIN_ENTRY(make_reg)                                                              \
+  BK_PLUGIN_EXPORT const char bk_plugin_abi_stamp[] = BK_ABI_STAMP;                            \
   BK_PLUGIN_EXPORT int bk_plugin_init_v1(uint32_t /*host_api_version*/, bk_plugin_result* r) { \
-    r->api_version = kBkPluginApiVersion;                                                    \
-    r->reg = nullptr;                                                                        \
-    r->error[0] = '\0';                                                                      \
-    try {                                                                                    \
-      r->reg = &make_reg();                                                                  \
-      return 0;                                                                              \
-    } catch (const std::exception& e) {                                                      \
-      bk_plugin_copy_error(r, e.what());                                                     \
-    } catch (...) {                                                                          \
-      bk_plugin_copy_error(r, "unknown exception during plugin init");                       \
-    }                                                                                        \
-    return 1;                                                                                \
+    r->api_version = kBkPluginApiVersion;                                                      \
+    r->reg = nullptr;                                                                          \
+    r->error[0] = '\0';                                                                        \
+    try {                                                                                      \
+      r->reg = &make_reg();                                                                    \
+      return 0;                                                                                \
+    } catch (const std::exception& e) {                                                        \
+      bk_plugin_copy_error(r, e.what());                                                       \
+    } catch (...) {                                                                            \
+      bk_plugin_copy_error(r, "unknown exception during plugin init");                         \
+    }                                                                                          \
+    return 1;                                                                                  \
   }
 
 inline void bk_plugin_copy_error(bk_plugin_result* r, const char* message) noexcept {

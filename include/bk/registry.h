@@ -5,8 +5,8 @@
 // (libbk-<name>.so): the ones this build produced, then any other found, searched in order in
 // $BK_BACKEND_PATH (colon-separated), next to the executable, next to libbk, and in the
 // install's lib dir. Every attempt is recorded in plugin_report(): loaded, not found, or failed
-// with the reason (a plugin built against other bk headers is refused: bk/plugin_api.h). A plugin that fails never hides the others, and a reg
-// with zero devices is "not present", not an error (its status() says why).
+// with the reason (a plugin built against other bk headers is refused: bk/plugin_api.h). A plugin that fails
+// never hides the others, and a reg with zero devices is "not present", not an error (its status() says why).
 //
 // Threading: Registry::global() is built once, thread-safely, on first use; after that all
 // const lookups may run from any thread. Lookups by name are case-insensitive.
@@ -24,8 +24,8 @@ namespace bk {
 
 struct BK_API PluginAttempt {
   enum class Status { loaded, not_found, failed };
-  std::string name;    // "vulkan"
-  std::string path;    // the file tried; empty when not found anywhere
+  std::string name;  // "vulkan"
+  std::string path;  // the file tried; empty when not found anywhere
   Status status = Status::not_found;
   std::string reason;  // for not_found: the directories searched; for failed: the cause
 };

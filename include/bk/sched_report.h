@@ -57,7 +57,6 @@ BK_API std::string_view pass_reason_name(PassReason reason) noexcept;
 BK_API std::optional<Cause> cause_from_name(std::string_view name) noexcept;
 BK_API std::optional<PassReason> pass_reason_from_name(std::string_view name) noexcept;
 
-
 struct BK_API PassedOver {
   int backend = -1;
   PassReason reason = PassReason::unsupported_op;

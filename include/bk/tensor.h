@@ -52,15 +52,15 @@ struct BK_API Tensor {
   uint32_t flags = 0;
 
   int64_t nelements() const noexcept;
-  int64_t nrows() const noexcept;        // ne[1] * ne[2] * ne[3]
-  size_t row_bytes() const noexcept;     // ne[0] * element size
-  size_t nbytes() const noexcept;        // bytes spanned, from the first to the last element
-  bool is_contiguous() const noexcept;   // strides are the packed row-major ones
+  int64_t nrows() const noexcept;       // ne[1] * ne[2] * ne[3]
+  size_t row_bytes() const noexcept;    // ne[0] * element size
+  size_t nbytes() const noexcept;       // bytes spanned, from the first to the last element
+  bool is_contiguous() const noexcept;  // strides are the packed row-major ones
   bool is_view() const noexcept { return view_src != nullptr; }
   bool has_flag(TensorFlag f) const noexcept { return (flags & f) != 0; }
   bool is_allocated() const noexcept { return data != nullptr; }
-  int64_t dims() const noexcept;         // number of dimensions, ignoring trailing ones (>= 1)
-  std::string shape_string() const;      // "[4096, 32, 1, 1]"
+  int64_t dims() const noexcept;     // number of dimensions, ignoring trailing ones (>= 1)
+  std::string shape_string() const;  // "[4096, 32, 1, 1]"
 };
 
 BK_API Strides packed_strides(DType type, const Shape& ne) noexcept;

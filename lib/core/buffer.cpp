@@ -15,9 +15,12 @@ const char* tensor_label(const Tensor& t) { return t.name.empty() ? "(unnamed)" 
 
 const char* buffer_usage_name(BufferUsage usage) noexcept {
   switch (usage) {
-    case BufferUsage::any: return "any";
-    case BufferUsage::weights: return "weights";
-    case BufferUsage::compute: return "compute";
+    case BufferUsage::any:
+      return "any";
+    case BufferUsage::weights:
+      return "weights";
+    case BufferUsage::compute:
+      return "compute";
   }
   return "any";
 }
@@ -54,14 +57,15 @@ void Buffer::check_tensor_range(const char* what, const Tensor& tensor, size_t o
 
 void Buffer::place_tensor(Tensor& tensor, size_t offset) {
   if (tensor.is_view()) {
-    throw Error(ErrorCode::invalid_argument,
-                fmt::format("tensor '{}' is a view: place its source, then call init_view", tensor_label(tensor)));
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format("tensor '{}' is a view: place its source, then call init_view", tensor_label(tensor)));
   }
   const size_t align = type_->alignment();
   if (align != 0 && offset % align != 0) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("tensor '{}' at offset {} is not aligned to {} bytes in '{}' on {}", tensor_label(tensor),
-                            offset, align, type_->name(), type_->device().name()));
+                fmt::format("tensor '{}' at offset {} is not aligned to {} bytes in '{}' on {}",
+                            tensor_label(tensor), offset, align, type_->name(), type_->device().name()));
   }
   check_range("place_tensor", offset, type_->alloc_size(tensor));
   tensor.buffer = this;
@@ -114,13 +118,14 @@ void Buffer::memset_tensor(Tensor& tensor, uint8_t value, size_t offset, size_t 
 
 bool Buffer::copy_tensor(const Tensor& src, Tensor& dst) {
   if (src.buffer == nullptr) {
-    throw Error(ErrorCode::invalid_argument, fmt::format("copy_tensor: source '{}' is not allocated", tensor_label(src)));
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("copy_tensor: source '{}' is not allocated", tensor_label(src)));
   }
   const size_t n = src.nbytes();
   if (n != dst.nbytes()) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("copy_tensor: '{}' has {} bytes but '{}' has {}", tensor_label(src), n, tensor_label(dst),
-                            dst.nbytes()));
+                fmt::format("copy_tensor: '{}' has {} bytes but '{}' has {}", tensor_label(src), n,
+                            tensor_label(dst), dst.nbytes()));
   }
   check_tensor_range("copy_tensor", dst, 0, n);
   if (n == 0) return true;
@@ -133,7 +138,8 @@ void Buffer::clear(uint8_t value) {
 
 void Buffer::reset() {}
 
-bool Buffer::do_copy_from(const Buffer& /*src*/, size_t /*src_offset*/, size_t /*dst_offset*/, size_t /*size*/) {
+bool Buffer::do_copy_from(const Buffer& /*src*/, size_t /*src_offset*/, size_t /*dst_offset*/,
+                          size_t /*size*/) {
   return false;
 }
 

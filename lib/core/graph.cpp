@@ -37,8 +37,8 @@ void order_topologically(std::span<Tensor* const> outputs, std::vector<Tensor*>&
       Frame& top = stack.back();
       Tensor* child = nullptr;
       while (top.next <= kMaxSources && child == nullptr) {
-        Tensor* candidate = top.next < kMaxSources ? top.tensor->src[static_cast<size_t>(top.next)]
-                                                   : top.tensor->view_src;
+        Tensor* candidate =
+            top.next < kMaxSources ? top.tensor->src[static_cast<size_t>(top.next)] : top.tensor->view_src;
         ++top.next;
         if (candidate != nullptr && visited.insert(candidate).second) child = candidate;
       }

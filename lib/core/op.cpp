@@ -7,8 +7,8 @@
 namespace bk {
 namespace {
 constexpr std::array<std::string_view, kOpCount> kNames{
-    "none",     "add",      "mul",  "scale", "silu", "gelu",    "mul_mat",  "rms_norm", "soft_max",
-    "rope",     "get_rows", "cpy",  "cont",  "reshape", "view", "permute", "transpose",
+    "none", "add",      "mul", "scale", "silu",    "gelu", "mul_mat", "rms_norm",  "soft_max",
+    "rope", "get_rows", "cpy", "cont",  "reshape", "view", "permute", "transpose",
 };
 }  // namespace
 

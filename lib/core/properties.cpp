@@ -24,7 +24,8 @@ nlohmann::json to_json_value(const PropertyValue& value) {
 }
 
 bool is_index(std::string_view segment) noexcept {
-  return !segment.empty() && std::all_of(segment.begin(), segment.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !segment.empty() &&
+         std::all_of(segment.begin(), segment.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 [[noreturn]] void shape_conflict(const std::string& key) {

@@ -4,9 +4,7 @@
 
 namespace bk {
 namespace {
-char lower(char c) noexcept {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
+char lower(char c) noexcept { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 bool is_space(char c) noexcept { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 }  // namespace
 

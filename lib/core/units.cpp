@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 
 #include "bk/strings.h"
@@ -19,10 +19,22 @@ struct Suffix {
 
 // Checked longest-first so that "kib" is not read as "k" + "ib".
 constexpr std::array<Suffix, 17> kSuffixes{{
-    {"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0},
-    {"ki", 1024.0},  {"mi", 1048576.0},  {"gi", 1073741824.0},  {"ti", 1099511627776.0},
-    {"kb", 1e3},     {"mb", 1e6},        {"gb", 1e9},           {"tb", 1e12},
-    {"k", 1024.0},   {"m", 1048576.0},   {"g", 1073741824.0},   {"t", 1099511627776.0},
+    {"kib", 1024.0},
+    {"mib", 1048576.0},
+    {"gib", 1073741824.0},
+    {"tib", 1099511627776.0},
+    {"ki", 1024.0},
+    {"mi", 1048576.0},
+    {"gi", 1073741824.0},
+    {"ti", 1099511627776.0},
+    {"kb", 1e3},
+    {"mb", 1e6},
+    {"gb", 1e9},
+    {"tb", 1e12},
+    {"k", 1024.0},
+    {"m", 1048576.0},
+    {"g", 1073741824.0},
+    {"t", 1099511627776.0},
     {"b", 1.0},
 }};
 
@@ -67,6 +79,8 @@ std::string format_bytes(size_t bytes) {
   return fmt::format("{:.{}f} {}", value, decimals, kUnits[unit]);
 }
 
-std::string format_rate(double bytes_per_second) { return fmt::format("{:.2f} GB/s", bytes_per_second / 1e9); }
+std::string format_rate(double bytes_per_second) {
+  return fmt::format("{:.2f} GB/s", bytes_per_second / 1e9);
+}
 
 }  // namespace bk

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "bk/device.h"
-#include "probe/graph_data.h"
 #include "bk/scheduler.h"
+#include "probe/graph_data.h"
 
 namespace bk {
 

@@ -5,14 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
-#include "bk_build_config.h"
-#include "bk/strings.h"
 #include "bk/plugin_api.h"
+#include "bk/strings.h"
+#include "bk_build_config.h"
 
 namespace bk {
 namespace {
@@ -43,13 +43,15 @@ PluginAttempt failed(const std::string& name, const std::string& path, std::stri
 std::string abi_mismatch(void* handle) {
   const auto* stamp = static_cast<const char*>(dlsym(handle, kBkPluginAbiSymbol));
   if (stamp == nullptr) {
-    return fmt::format("no ABI stamp ({}): built against bk headers older than this bk ({}); rebuild the plugin",
-                       kBkPluginAbiSymbol, BK_ABI_STAMP);
+    return fmt::format(
+        "no ABI stamp ({}): built against bk headers older than this bk ({}); rebuild the plugin",
+        kBkPluginAbiSymbol, BK_ABI_STAMP);
   }
   if (std::string_view(stamp, ::strnlen(stamp, 64)) == BK_ABI_STAMP) return {};
-  return fmt::format("built against other bk headers (ABI stamp {}, this bk is {}); rebuild the plugin against "
-                     "this bk's headers",
-                     std::string_view(stamp, ::strnlen(stamp, 64)), BK_ABI_STAMP);
+  return fmt::format(
+      "built against other bk headers (ABI stamp {}, this bk is {}); rebuild the plugin against "
+      "this bk's headers",
+      std::string_view(stamp, ::strnlen(stamp, 64)), BK_ABI_STAMP);
 }
 
 }  // namespace
@@ -84,8 +86,9 @@ PluginAttempt load_plugin_file(const std::string& name, const std::string& path,
     // until the process exits.
     void* symbol = dlsym(handle, kBkPluginEntrySymbol);
     if (symbol == nullptr) {
-      return failed(name, path, fmt::format("missing symbol {}: not a bk plugin, or built for another API version",
-                                            kBkPluginEntrySymbol));
+      return failed(name, path,
+                    fmt::format("missing symbol {}: not a bk plugin, or built for another API version",
+                                kBkPluginEntrySymbol));
     }
     if (std::string why = abi_mismatch(handle); !why.empty()) return failed(name, path, std::move(why));
     bk_plugin_result result{};
@@ -98,7 +101,8 @@ PluginAttempt load_plugin_file(const std::string& name, const std::string& path,
     }
     if (rc != 0 || result.reg == nullptr) {
       result.error[sizeof result.error - 1] = '\0';
-      return failed(name, path, fmt::format("init failed: {}", result.error[0] ? result.error : "no reason given"));
+      return failed(name, path,
+                    fmt::format("init failed: {}", result.error[0] ? result.error : "no reason given"));
     }
     *reg = result.reg;
     return {name, path, PluginAttempt::Status::loaded, {}};

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "bk_build_config.h"
 #include "bk/error.h"
 #include "bk/strings.h"
+#include "bk_build_config.h"
 #include "registry/plugin_loader.h"
 
 namespace bk {
@@ -73,7 +73,8 @@ namespace {
 std::string plugin_name_of(const std::filesystem::path& file) {
   const std::string name = file.filename().string();
   constexpr std::string_view kPrefix = "libbk-", kSuffix = ".so";
-  if (name.size() <= kPrefix.size() + kSuffix.size() || !name.starts_with(kPrefix) || !name.ends_with(kSuffix)) {
+  if (name.size() <= kPrefix.size() + kSuffix.size() || !name.starts_with(kPrefix) ||
+      !name.ends_with(kSuffix)) {
     return {};
   }
   return name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());

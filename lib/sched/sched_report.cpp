@@ -75,7 +75,8 @@ std::vector<std::pair<PassReason, int>> passed_over_counts(const std::vector<Nod
   }
   std::vector<std::pair<PassReason, int>> out;
   for (int r = 0; r < kPassReasonCount; ++r) {
-    if (counts[static_cast<size_t>(r)] > 0) out.emplace_back(static_cast<PassReason>(r), counts[static_cast<size_t>(r)]);
+    if (counts[static_cast<size_t>(r)] > 0)
+      out.emplace_back(static_cast<PassReason>(r), counts[static_cast<size_t>(r)]);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
   return out;
@@ -87,7 +88,8 @@ std::vector<IdleBackend> idle_backends(const SchedReport& r) {
     if (r.nodes_per_backend[b] != 0) continue;
     IdleBackend idle{static_cast<int>(b), passed_over_counts(r.nodes, static_cast<int>(b)), false};
     for (const LeafReport& leaf : r.leafs) {
-      idle.holds_weights = idle.holds_weights || (leaf.backend == idle.backend && leaf.kind == std::string_view("weight"));
+      idle.holds_weights =
+          idle.holds_weights || (leaf.backend == idle.backend && leaf.kind == std::string_view("weight"));
     }
     out.push_back(std::move(idle));
   }

@@ -172,14 +172,15 @@ Tensor& Scheduler::Impl::input_copy(size_t input, int copy) const noexcept {
 
 // The public facade: every call forwards to the implementation.
 
-
 Scheduler::Scheduler(std::vector<Backend*> backends, SchedOptions options)
     : impl_(std::make_unique<Impl>(std::move(backends), options)) {}
 Scheduler::~Scheduler() = default;
 
 void Scheduler::pin(const Tensor& tensor, size_t backend) { impl_->pin(tensor, backend); }
 void Scheduler::clear_pins() noexcept { impl_->clear_pins(); }
-void Scheduler::assume_buffer(const Tensor& tensor, const BufferType& type) { impl_->assume_buffer(tensor, type); }
+void Scheduler::assume_buffer(const Tensor& tensor, const BufferType& type) {
+  impl_->assume_buffer(tensor, type);
+}
 void Scheduler::schedule(Graph& graph) { impl_->schedule(graph); }
 std::vector<size_t> Scheduler::reserve(Graph& graph) { return impl_->reserve(graph); }
 void Scheduler::alloc_graph(Graph& graph) { impl_->alloc_graph(graph); }
@@ -189,6 +190,8 @@ std::vector<SplitTime> Scheduler::compute_profiled(Graph& graph) { return impl_-
 size_t Scheduler::backend_count() const noexcept { return impl_->backends().size(); }
 Backend& Scheduler::backend(size_t index) const noexcept { return *impl_->backends()[index].backend; }
 const SchedOptions& Scheduler::options() const noexcept { return impl_->options(); }
-size_t Scheduler::compute_buffer_size(size_t backend) const noexcept { return impl_->compute_buffer_size(backend); }
+size_t Scheduler::compute_buffer_size(size_t backend) const noexcept {
+  return impl_->compute_buffer_size(backend);
+}
 
 }  // namespace bk

@@ -35,19 +35,19 @@ class [[gnu::visibility("hidden")]] Scheduler::Impl {  // nested in a BK_API cla
   // model's schedule can be explained without its memory. compute() refuses while it has none.
   void assume_buffer(const Tensor& tensor, const BufferType& type);
 
-  void schedule(Graph& graph);
+  void schedule(Graph & graph);
   // schedule(), then the compute buffer bytes per backend (index as backends()). Forgets an
   // earlier allocation: call alloc_graph() before computing.
-  std::vector<size_t> reserve(Graph& graph);
-  void alloc_graph(Graph& graph);
+  std::vector<size_t> reserve(Graph & graph);
+  void alloc_graph(Graph & graph);
   // Throws Error(invalid_argument) when a leaf still has no memory (see assume_buffer).
-  void compute(Graph& graph);
+  void compute(Graph & graph);
   void synchronize();
   // compute() and synchronize() with every split timed on its own: the host clock around its
   // input copies and around its compute, each waited for, so nothing overlaps and the sum is
   // more than compute() takes when copies pipeline. One entry per split of split_plan(). For
   // reports (bkctl bench); compute() is the fast path.
-  std::vector<SplitTime> compute_profiled(Graph& graph);
+  std::vector<SplitTime> compute_profiled(Graph & graph);
 
   // The last schedule.
   std::span<const SchedBackend> backends() const noexcept { return backends_; }

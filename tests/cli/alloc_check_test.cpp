@@ -10,8 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "bk/device.h"
 #include "bk/cpu.h"
+#include "bk/device.h"
 
 namespace bkctl {
 namespace {

@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
-#include "cases.h"
 #include "bk/ops.h"
+#include "cases.h"
 
 namespace bk::conformance {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "cases.h"
 #include "bk/ops.h"
+#include "cases.h"
 
 namespace bk::conformance {
 

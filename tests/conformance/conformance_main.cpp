@@ -14,8 +14,8 @@
 #include <memory>
 #include <set>
 
-#include "cases.h"
 #include "bk/registry.h"
+#include "cases.h"
 #include "runner.h"
 
 namespace bk::conformance {

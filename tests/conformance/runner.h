@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "cases.h"
 #include "bk/device.h"
+#include "cases.h"
 
 namespace bk::conformance {
 

@@ -7,8 +7,8 @@
 #include <limits>
 #include <random>
 
-#include "compare.h"
 #include "bk/error.h"
+#include "compare.h"
 #include "fake_device.h"
 #include "fill.h"
 #include "runner.h"

@@ -48,7 +48,7 @@ TEST(DType, F16RoundsToNearestEven) {
   EXPECT_EQ(f16_to_f32(f32_to_f16(1.0f + 3 * 0x1p-11f)), 1.0f + 0x1p-9f);
   EXPECT_TRUE(std::isinf(f16_to_f32(f32_to_f16(65520.0f))));
   EXPECT_EQ(f16_to_f32(f32_to_f16(65519.0f)), 65504.0f);
-  EXPECT_EQ(f16_to_f32(f32_to_f16(0x1p-25f)), 0.0f);           // tie to even zero
+  EXPECT_EQ(f16_to_f32(f32_to_f16(0x1p-25f)), 0.0f);             // tie to even zero
   EXPECT_EQ(f16_to_f32(f32_to_f16(0x1p-25f * 1.5f)), 0x1p-24f);  // above the tie
 }
 

@@ -18,7 +18,8 @@ TEST(Units, ParsesSizesPeopleWrite) {
 }
 
 TEST(Units, RejectsEverythingElse) {
-  for (const char* bad : {"", "abc", "-1", "1.5.5", "12XB", "GiB", "1.5", "0.3B", "1e3", "99999999999TiB", "1 G B"}) {
+  for (const char* bad :
+       {"", "abc", "-1", "1.5.5", "12XB", "GiB", "1.5", "0.3B", "1e3", "99999999999TiB", "1 G B"}) {
     EXPECT_FALSE(parse_size(bad).has_value()) << "'" << bad << "'";
   }
 }

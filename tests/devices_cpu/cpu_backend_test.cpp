@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "bk/cpu.h"
 #include "bk/error.h"
 #include "bk/graph.h"
-#include "bk/cpu.h"
 #include "devices/cpu/cpu_topology.h"
 
 namespace bk {

@@ -7,12 +7,12 @@
 #include <numeric>
 #include <vector>
 
+#include "bk/cpu.h"
 #include "bk/device.h"
 #include "bk/error.h"
 #include "bk/graph.h"
-#include "core/multi_buffer.h"
 #include "bk/tensor.h"
-#include "bk/cpu.h"
+#include "core/multi_buffer.h"
 
 namespace bk {
 namespace {

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "bk/cpu.h"
 #include "bk/error.h"
 #include "bk/ops.h"
 #include "cpu_graph_util.h"
 #include "devices/cpu/cpu_backend.h"
-#include "bk/cpu.h"
 
 namespace bk {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bk/cpu.h"
 #include "bk/error.h"
 #include "bk/graph.h"
 #include "devices/cpu/cpu_features.h"
 #include "devices/cpu/cpu_info.h"
-#include "bk/cpu.h"
 #include "devices/cpu/cpu_topology.h"
 #include "probe/device_details.h"
 

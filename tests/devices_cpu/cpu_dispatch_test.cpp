@@ -5,10 +5,10 @@
 
 #include <string>
 
+#include "bk/cpu.h"
 #include "bk/error.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/cpu_features.h"
-#include "bk/cpu.h"
 
 namespace bk {
 namespace {

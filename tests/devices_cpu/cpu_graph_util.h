@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "bk/buffer.h"
+#include "bk/cpu.h"
 #include "bk/device.h"
 #include "bk/graph.h"
-#include "bk/cpu.h"
 
 namespace bk::test {
 

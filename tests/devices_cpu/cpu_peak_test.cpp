@@ -8,9 +8,9 @@
 #include <cmath>
 #include <string>
 
+#include "bk/cpu.h"
 #include "bk/error.h"
 #include "devices/cpu/cpu_backend.h"
-#include "bk/cpu.h"
 #include "devices/cpu/kernels/dispatch.h"
 
 namespace bk {

@@ -22,9 +22,9 @@
 
 #include "bk/error.h"
 #include "bk/ops.h"
+#include "bk/registry.h"
 #include "bk/units.h"
 #include "cuda_perf_baseline.h"
-#include "bk/registry.h"
 
 namespace {
 

@@ -17,8 +17,10 @@
 namespace bk::cuda_test {
 
 inline Registry make_cuda_registry() {
-  return Registry(
-      RegistryOptions{.builtin_regs = {&cpu_reg()}, .load_plugins = true, .search_path = {BK_CUDA_PLUGIN_DIR}, .plugin_names = {"cuda"}});
+  return Registry(RegistryOptions{.builtin_regs = {&cpu_reg()},
+                                  .load_plugins = true,
+                                  .search_path = {BK_CUDA_PLUGIN_DIR},
+                                  .plugin_names = {"cuda"}});
 }
 
 // One per test process (ctest runs every case in its own process).

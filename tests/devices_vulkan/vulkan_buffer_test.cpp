@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bk/units.h"
-#include "vulkan_test_util.h"
 #include "probe/device_details.h"
+#include "vulkan_test_util.h"
 
 namespace bk::test {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "bk/graph.h"
 #include "bk/ops.h"
-#include "vulkan_test_util.h"
 #include "probe/device_details.h"
+#include "vulkan_test_util.h"
 
 namespace bk::test {
 namespace {

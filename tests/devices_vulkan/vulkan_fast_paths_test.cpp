@@ -18,9 +18,9 @@
 
 #include "bk/dtype.h"
 #include "bk/ops.h"
+#include "probe/device_details.h"
 #include "vulkan_graph_util.h"
 #include "vulkan_test_util.h"
-#include "probe/device_details.h"
 
 namespace bk::test {
 namespace {

@@ -9,8 +9,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "vulkan_test_util.h"
 #include "probe/device_details.h"
+#include "vulkan_test_util.h"
 
 namespace bk::test {
 namespace {

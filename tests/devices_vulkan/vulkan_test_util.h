@@ -15,8 +15,8 @@
 #include "bk/cpu.h"
 #include "bk/device.h"
 #include "bk/error.h"
-#include "bk/tensor.h"
 #include "bk/registry.h"
+#include "bk/tensor.h"
 
 namespace bk::test {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "bk/ops.h"
 #include "bk/cpu.h"
+#include "bk/ops.h"
 #include "probe/smoke_checks.h"
 #include "probe/smoke_graph.h"
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "bk/error.h"
 #include "bk/cpu.h"
+#include "bk/error.h"
 #include "probe/smoke_policy.h"
 
 namespace bk {

@@ -132,15 +132,15 @@ TEST_P(BrokenPlugin, IsRecordedWithItsReasonAndHidesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(
     Registry, BrokenPlugin,
-    ::testing::Values(BrokenCase{"nosymbol", PluginAttempt::Status::failed,
-                                 "missing symbol bk_plugin_init_v1"},
-                      BrokenCase{"oldapi", PluginAttempt::Status::failed, "wrong API version"},
-                      BrokenCase{"changedabi", PluginAttempt::Status::failed, "built against other bk headers"},
-                      BrokenCase{"nostamp", PluginAttempt::Status::failed, "no ABI stamp"},
-                      BrokenCase{"initfail", PluginAttempt::Status::failed, "driver exploded during init"},
-                      BrokenCase{"undefined", PluginAttempt::Status::failed, "bk_symbol_that_does_not_exist"},
-                      BrokenCase{"garbage", PluginAttempt::Status::failed, "dlopen failed"},
-                      BrokenCase{"absent", PluginAttempt::Status::not_found, "/nonexistent-dir"}),
+    ::testing::Values(
+        BrokenCase{"nosymbol", PluginAttempt::Status::failed, "missing symbol bk_plugin_init_v1"},
+        BrokenCase{"oldapi", PluginAttempt::Status::failed, "wrong API version"},
+        BrokenCase{"changedabi", PluginAttempt::Status::failed, "built against other bk headers"},
+        BrokenCase{"nostamp", PluginAttempt::Status::failed, "no ABI stamp"},
+        BrokenCase{"initfail", PluginAttempt::Status::failed, "driver exploded during init"},
+        BrokenCase{"undefined", PluginAttempt::Status::failed, "bk_symbol_that_does_not_exist"},
+        BrokenCase{"garbage", PluginAttempt::Status::failed, "dlopen failed"},
+        BrokenCase{"absent", PluginAttempt::Status::not_found, "/nonexistent-dir"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(Registry, AbiMismatchNamesBothStamps) {

@@ -5,9 +5,9 @@
 
 #include <set>
 
+#include "bk/scheduler.h"
 #include "probe/graph_data.h"
 #include "probe/model_graphs.h"
-#include "bk/scheduler.h"
 #include "sched/scheduler_impl.h"
 #include "sim_fixture.h"
 
@@ -140,7 +140,8 @@ TEST_P(Invariants, HoldForBuiltInGraphs) {
   check_invariants(sched);
   for (size_t b = 0; b < sizes.size(); ++b) {
     bool used = false;
-    for (const Split& split : sched.impl().split_plan().splits) used = used || split.backend == static_cast<int>(b);
+    for (const Split& split : sched.impl().split_plan().splits)
+      used = used || split.backend == static_cast<int>(b);
     if (used) {
       EXPECT_GT(sizes[b], 0u) << b;
     }

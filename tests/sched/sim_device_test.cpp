@@ -7,9 +7,9 @@
 
 #include "bk/error.h"
 #include "bk/ops.h"
+#include "probe/device_details.h"
 #include "sim_fixture.h"
 #include "thrown.h"
-#include "probe/device_details.h"
 
 namespace bk {
 namespace {

@@ -12,9 +12,9 @@
 #include "bk/error.h"
 #include "bk/ops.h"
 #include "devices/sim/sim_config.h"
+#include "probe/device_details.h"
 #include "sim_fixture.h"
 #include "thrown.h"
-#include "probe/device_details.h"
 
 namespace bk {
 namespace {

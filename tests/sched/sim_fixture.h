@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "bk/cpu.h"
 #include "bk/device.h"
 #include "bk/graph.h"
 #include "bk/ops.h"
-#include "bk/cpu.h"
 #include "devices/sim/sim_device.h"
 
 namespace bk::test {

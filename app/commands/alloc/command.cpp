@@ -9,17 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "commands/alloc/check.h"
+#include "bk/error.h"
+#include "bk/registry.h"
+#include "bk/units.h"
 #include "bk/version.h"
 #include "command.h"
-#include "bk/error.h"
-#include "bk/units.h"
+#include "commands/alloc/check.h"
 #include "exit_codes.h"
 #include "output/format.h"
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "bk/registry.h"
 
 namespace bkctl {
 namespace {

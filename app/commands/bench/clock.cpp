@@ -1,7 +1,7 @@
 // `bkctl bench`: timing one repetition of work queued on a backend, on the device where it
 // can say how long the work took, on the host otherwise.
-#include "commands/bench/cli.h"
 #include "bk/device.h"
+#include "commands/bench/cli.h"
 
 namespace bkctl {
 

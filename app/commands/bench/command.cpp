@@ -2,9 +2,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "commands/bench/cli.h"
-#include "command.h"
 #include "bk/error.h"
+#include "command.h"
+#include "commands/bench/cli.h"
 #include "exit_codes.h"
 #include "output/term.h"
 

@@ -2,14 +2,14 @@
 // and then timed as evaluations per second.
 #include <fmt/format.h>
 
+#include "bk/op_info.h"
+#include "bk/registry.h"
+#include "bk/scheduler.h"
+#include "bk/strings.h"
 #include "commands/bench/cli.h"
 #include "commands/bench/util.h"
-#include "bk/op_info.h"
-#include "bk/strings.h"
-#include "bk/registry.h"
 #include "probe/graph_run.h"
 #include "probe/model_graphs.h"
-#include "bk/scheduler.h"
 
 namespace bkctl {
 namespace {

@@ -4,11 +4,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "commands/bench/cli.h"
-#include "bk/version.h"
-#include "probe/device_details.h"
 #include "bk/error.h"
+#include "bk/version.h"
+#include "commands/bench/cli.h"
 #include "probe/bench_compare.h"
+#include "probe/device_details.h"
 #include "probe/host_info.h"
 
 namespace bkctl {

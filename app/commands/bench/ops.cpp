@@ -5,13 +5,13 @@
 #include <cmath>
 #include <cstring>
 
-#include "commands/bench/cli.h"
-#include "commands/bench/util.h"
 #include "bk/error.h"
 #include "bk/graph.h"
+#include "bk/graph_allocator.h"
 #include "bk/op_info.h"
 #include "bk/ops.h"
-#include "bk/graph_allocator.h"
+#include "commands/bench/cli.h"
+#include "commands/bench/util.h"
 #include "probe/graph_data.h"
 
 namespace bkctl {

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "commands/bench/cli.h"
 #include "bk/error.h"
 #include "bk/strings.h"
 #include "bk/units.h"
+#include "commands/bench/cli.h"
 #include "probe/model_graphs.h"
 
 namespace bkctl {

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <optional>
 
-#include "commands/bench/cli.h"
 #include "bk/error.h"
-#include "bk/strings.h"
-#include "output/term.h"
 #include "bk/registry.h"
+#include "bk/strings.h"
+#include "commands/bench/cli.h"
+#include "output/term.h"
 
 namespace bkctl {
 namespace {

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bk/graph.h"
+#include "bk/graph_allocator.h"
+#include "bk/ops.h"
 #include "commands/bench/cli.h"
 #include "commands/bench/util.h"
-#include "bk/graph.h"
-#include "bk/ops.h"
-#include "bk/graph_allocator.h"
 
 namespace bkctl {
 namespace {

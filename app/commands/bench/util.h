@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <new>
 
-#include "commands/bench/cli.h"
 #include "bk/error.h"
+#include "commands/bench/cli.h"
 
 namespace bkctl {
 

@@ -6,8 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "command.h"
+#include "bk/registry.h"
 #include "bk/units.h"
+#include "command.h"
 #include "commands/devices/json.h"
 #include "exit_codes.h"
 #include "output/details.h"
@@ -15,7 +16,6 @@
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "bk/registry.h"
 
 namespace bkctl {
 namespace {
@@ -56,8 +56,8 @@ std::string devices_table(const bk::Registry& registry, const TermStyle& style) 
   for (size_t i = 0; i < devices.size(); ++i) {
     const bk::Device& device = *devices[i];
     const bk::MemoryInfo memory = device.memory();
-    table.add_row({std::to_string(i), device.name(), bk::device_type_name(device.type()), device.description(),
-                   format_memory(memory.free, memory.total), caps_text(device.caps())});
+    table.add_row({std::to_string(i), device.name(), bk::device_type_name(device.type()),
+                   device.description(), format_memory(memory.free, memory.total), caps_text(device.caps())});
   }
   return table.render(style);
 }

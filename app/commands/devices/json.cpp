@@ -1,8 +1,8 @@
 #include "commands/devices/json.h"
 
+#include "bk/error.h"
 #include "bk/version.h"
 #include "probe/device_details.h"
-#include "bk/error.h"
 
 namespace bkctl {
 namespace {

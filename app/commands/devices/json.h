@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "output/json_out.h"
 #include "bk/registry.h"
+#include "output/json_out.h"
 
 namespace bkctl {
 

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "bk/registry.h"
 #include "bk/version.h"
 #include "command.h"
-#include "exit_codes.h"
 #include "commands/ops/matrix.h"
+#include "exit_codes.h"
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "bk/registry.h"
 
 namespace bkctl {
 namespace {

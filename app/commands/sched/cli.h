@@ -10,12 +10,12 @@
 
 #include "bk/device.h"
 #include "bk/graph.h"
-#include "output/json_out.h"
-#include "output/term.h"
 #include "bk/registry.h"
-#include "probe/model_graphs.h"
 #include "bk/sched_report.h"
 #include "bk/scheduler.h"
+#include "output/json_out.h"
+#include "output/term.h"
+#include "probe/model_graphs.h"
 
 namespace bkctl {
 

@@ -2,8 +2,8 @@
 #include <cstdio>
 
 #include "command.h"
-#include "exit_codes.h"
 #include "commands/sched/cli.h"
+#include "exit_codes.h"
 
 namespace bkctl {
 namespace {

@@ -1,6 +1,6 @@
 // `bkctl sched --run`: the split graph against the CPU alone.
-#include "probe/graph_run.h"
 #include "commands/sched/cli.h"
+#include "probe/graph_run.h"
 
 namespace bkctl {
 namespace {

@@ -5,9 +5,9 @@
 
 #include "bk/error.h"
 #include "bk/strings.h"
+#include "commands/sched/cli.h"
 #include "probe/graph_data.h"
 #include "probe/graph_file.h"
-#include "commands/sched/cli.h"
 
 namespace bkctl {
 namespace {

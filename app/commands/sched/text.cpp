@@ -5,8 +5,8 @@
 #include <array>
 
 #include "bk/units.h"
-#include "output/table.h"
 #include "commands/sched/cli.h"
+#include "output/table.h"
 
 namespace bkctl {
 namespace {

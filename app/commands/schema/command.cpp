@@ -8,12 +8,12 @@
 #include <memory>
 #include <string>
 
-#include "command.h"
 #include "bk/error.h"
+#include "command.h"
+#include "commands/schema/schemas.h"
 #include "exit_codes.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "commands/schema/schemas.h"
 
 namespace bkctl {
 namespace {

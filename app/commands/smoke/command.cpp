@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "command.h"
 #include "bk/error.h"
 #include "bk/strings.h"
 #include "bk/units.h"
+#include "command.h"
+#include "commands/smoke/cli.h"
 #include "exit_codes.h"
 #include "output/json_out.h"
 #include "probe/smoke_watchdog.h"
-#include "commands/smoke/cli.h"
 
 namespace bkctl {
 namespace {

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "bk/version.h"
+#include "commands/smoke/cli.h"
 #include "output/junit.h"
 #include "output/table.h"
 #include "output/term.h"
-#include "commands/smoke/cli.h"
 
 namespace bkctl {
 namespace {

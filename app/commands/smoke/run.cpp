@@ -5,12 +5,12 @@
 #include <ctime>
 
 #include "bk/error.h"
+#include "bk/registry.h"
 #include "bk/strings.h"
+#include "commands/smoke/cli.h"
 #include "exit_codes.h"
 #include "output/term.h"
 #include "probe/smoke_watchdog.h"
-#include "bk/registry.h"
-#include "commands/smoke/cli.h"
 
 namespace bkctl {
 namespace {

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "bk/error.h"
-#include "bk/units.h"
 #include "bk/host_buffer.h"
+#include "bk/units.h"
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_device_scope.h"
 #include "devices/cuda/cuda_error.h"

@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bk/cpu.h"
 #include "bk/error.h"
 #include "bk/graph.h"
-#include "bk/cpu.h"
 #include "devices/sim/sim_device.h"
 
 namespace bk {

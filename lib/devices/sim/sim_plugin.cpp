@@ -3,8 +3,8 @@
 // parser's message, which the registry reports.
 #include <cstdlib>
 
-#include "devices/sim/sim_device.h"
 #include "bk/plugin_api.h"
+#include "devices/sim/sim_device.h"
 
 namespace {
 

@@ -168,8 +168,8 @@ MulMatKind mul_mat_kind(const VulkanContext& ctx) {
 
 // `texels`: both operands bind as texel views (vk_dispatch.h), which the shuffle lane kernel
 // can read through: llvmpipe fetches texels as one vector gather where its storage loads loop
-// over the lanes, and the weight reads are most of that kernel's loads (F32 1.9-2.1x at
-// 1024^3, docs/performance.md).
+// over the lanes, and the weight reads are most of that kernel's loads (docs/performance.md,
+// "Vulkan mul_mat reads its operands through texel views").
 VulkanKernel mul_mat_kernel(DType w, MulMatKind kind, bool texels) {
   // Rows: MulMatKind, then the shuffle kernel reading texels; columns: F32, F16, BF16 weights.
   static constexpr VulkanKernel kKernels[4][3] = {

@@ -31,7 +31,9 @@ class FakeBufferType final : public bk::BufferType {
   explicit FakeBufferType(bk::Device& device) : device_(device) {}
   std::string name() const override { return "Fake0"; }
   bk::Device& device() const override { return device_; }
-  std::unique_ptr<bk::Buffer> alloc(size_t size) override { return std::make_unique<FakeBuffer>(*this, size); }
+  std::unique_ptr<bk::Buffer> alloc(size_t size) override {
+    return std::make_unique<FakeBuffer>(*this, size);
+  }
   size_t alignment() const override { return 1; }
   bool is_host() const override { return true; }
 

@@ -109,7 +109,7 @@ void reduce16(const __m512 a[16], float sum[16]) {
 
 // The running sums of one tile across the chunks of k: its 16 accumulators, kept in memory
 // between chunks and reduced once at the end (a reduction per chunk, 45 shuffles and adds and
-// 16 read-modify-writes of C, measured as much as the arithmetic at 8 columns).
+// 16 read-modify-writes of C, cost as much as the arithmetic at 8 columns).
 struct alignas(64) TileSums {
   __m512 acc[16];
 };
@@ -205,8 +205,8 @@ void dot_columns(const unsigned char* w, size_t w_stride, int64_t rows, const fl
 // Rows of W per block and elements of k per chunk: a block's chunk of W (kBlockRows x kChunk)
 // is read from memory by the first group of columns and from L2 by the others, and a group's
 // chunk of X (8 x kChunk floats, 16 KiB) stays in L1 while every tile of the block passes over it.
-// 16 rows (256 KiB of f32 W per block) measured faster than 8 at 16-32 columns, where the later
-// groups' arithmetic has to hide the next rows' stream, and the same at 8 columns.
+// 16 rows (256 KiB of f32 W per block) beat 8 at 16-32 columns, where the later groups'
+// arithmetic has to hide the next rows' stream, and tied at 8 columns.
 constexpr int64_t kBlockRows = 16;
 constexpr int64_t kChunk = 512;
 // Groups of columns whose sums gemv keeps at once (op_mul_mat.cpp calls it with at most 32
@@ -230,8 +230,8 @@ void dot_tail(const unsigned char* w, size_t w_stride, int64_t rows, const float
 }
 
 // Up to this many columns the plain dot products (full rows of k, 8 x 1 or 4 x n tiles, no
-// chunks and so no partial sums to add back) measured as fast as the blocked tiles: both stream W
-// at the memory bandwidth there.
+// chunks and so no partial sums to add back) are as fast as the blocked tiles: both stream W at
+// the memory bandwidth there.
 constexpr int64_t kPlainMaxColumns = 4;
 
 // W is streamed from memory once: each block of rows serves every group of X rows, chunk by

@@ -111,9 +111,9 @@ __m512 broadcast_weights(const float* w) {
 // unless k1 = k), added to sums[r * V + v] (lane P q + p: X row (16 / P) v + q, phases p), which
 // start at zero when `first`. Each step loads V X vectors and broadcasts P weights per row
 // against them: R * V FMAs per R + V loads, each fed by one weight register and one X
-// register, an operand pattern that runs near the FMA peak where the dot tiles' 2 x 8 ran at
-// ~45% (docs/performance.md). 8 accumulators cover the FMA latency; 12 and 16 rows measured
-// slower (more W streams).
+// register, an operand pattern that runs near the FMA peak where the dot tiles' 2 x 8 cannot
+// (docs/performance.md, "what bounds the decode tile"). 8 accumulators cover the FMA latency;
+// 12 and 16 rows were slower (more W streams).
 template <int P, int R, int V>
 void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, int64_t k0, int64_t k1,
                  __m512* sums, bool first) {
@@ -166,8 +166,8 @@ constexpr int64_t kBlockRows = 64;
 // Blocks of kBlockRows W rows, each in tiles of R rows (the last few one by one) over chunks of
 // `chunk` elements of k, then each X row's P lanes added and written to C. Two groups of packed
 // X (32 columns, 512 KiB at k = 4096) do not fit L1, and streaming them from L2 bounded the 4 x 2
-// tiles: chunks of 128 k (16 KiB of X) measured 1.2x there, 64 and 256 less. One group is as
-// fast unchunked.
+// tiles: chunks of 128 k (16 KiB of X) were the fastest of 64, 128 and 256. One group is as fast
+// unchunked.
 template <int P, int R, int V>
 void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                  int64_t chunk, float* c, int64_t ldc) {
@@ -197,8 +197,8 @@ void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, i
 }
 
 // One group: 8 x 1 tiles over all of k. More: tiles of 4 rows over chunks of 128 k, 8 or 12
-// accumulators. Phases 2 in two groups ran level with phases 1 at 12-16 columns, and in four
-// groups (2 x 4 tiles) at 0.74-0.93x of it at 28-32, so op_mul_mat takes phases 1 there.
+// accumulators. Phases 2 in two groups was no faster than phases 1 at 12-16 columns, and slower
+// in four groups (2 x 4 tiles) at 28-32, so op_mul_mat takes phases 1 there.
 void gemv_packed_f32(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                      int phases, float* c, int64_t ldc) {
   const auto* wf = static_cast<const float*>(w);

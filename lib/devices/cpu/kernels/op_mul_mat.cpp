@@ -12,7 +12,7 @@ namespace bk {
 namespace {
 
 // Up to this many columns (activation rows) the dot-product path is faster than packing W (a
-// streaming GEMM packing W panel by panel measured no faster at 8-32 columns either).
+// streaming GEMM packing W panel by panel was no faster at 8-32 columns either).
 constexpr int64_t kGemvMaxColumns = 32;
 constexpr int64_t kGemvRowsPerTask = 64;
 
@@ -20,12 +20,10 @@ constexpr int64_t kGemvRowsPerTask = 64;
 // waste the fewest lanes for the fewest FMAs: 2 (8 X rows x 2 elements a vector) at 5-8 and
 // 17-24 columns, 1 (16 rows x 1) at 9-16 and 25-32. Every choice feeds each FMA from one
 // broadcast weight register and one X register, the pattern that keeps the FMA units busy where
-// the dot tiles' 2 x 8 ran at ~45% of peak. Returns 0 where the dot path runs: one column, and
-// 2-4, where both stream W at the memory bandwidth (phases 4 there, 4 rows x 4, measured
-// 0.85-1.1x the dot path through the library). Measured in one process on a Zen 5 host
-// (docs/performance.md): at 5-8 columns 1.5-2.3x the dot tiles, 1.2-1.5x through the library;
-// at 17-24 1.9-2.2x the dot tiles and 1.3x phases 1 at 24; phases 1 at 9-16 and 25-32, 1.0-1.3x
-// the dot tiles on an Intel host, is 1.7-2.3x them here.
+// the dot tiles' 2 x 8 pattern cannot. Returns 0 where the dot path runs: one column, and 2-4,
+// where both stream W at the memory bandwidth and phases 4 gained nothing. The measurements
+// behind each range are in docs/performance.md ("a packed-column decode path", "two k elements
+// of 8 X rows a vector").
 int packed_phases(int64_t n) {
   if (n <= 4 || n > kPackedMaxColumns) return 0;
   return n <= 8 || (n > 16 && n <= 24) ? 2 : 1;

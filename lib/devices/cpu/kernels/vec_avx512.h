@@ -22,8 +22,8 @@ inline float w1_bf16(const unsigned char* row, int64_t k) {
 
 // How far ahead of its loads each W row of a decode tile (gemv_avx512.cpp,
 // gemv_packed_avx512.cpp) is prefetched: a tile reads two to eight rows at once, more streams
-// than the hardware prefetchers keep ahead of; 512 bytes ahead measured 0.57x -> 0.69x triad at
-// 8 columns (docs/performance.md), 1536 no better.
+// than the hardware prefetchers keep ahead of. The distance was chosen by measurement
+// (docs/performance.md, "the decode tile's prefetch").
 constexpr int kPrefetchBytes = 512;
 
 // The sum of v's lanes (through memory: GCC 12 warns falsely inside _mm512_reduce_add_ps).

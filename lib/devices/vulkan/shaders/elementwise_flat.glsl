@@ -6,12 +6,13 @@
 // Why a separate kernel: on lavapipe every storage access whose offset differs between lanes
 // is a loop over the 8 lanes, and control flow is masked rather than branched, so the general
 // kernel's row arithmetic, dtype switches and grid-stride loop cost more than the accesses.
-// Straight-line code, with nothing but the three accesses, is about 2x (docs/performance.md).
+// Straight-line code, with nothing but the three accesses, is much faster (docs/performance.md,
+// "Flat element-wise kernels").
 //
 // With -DTEXEL as well (the *_texel kernels), a and b are R32G32B32A32_SFLOAT uniform texel
 // buffers and args.off_a / 4 their first texel: llvmpipe (Mesa 22.3) fetches texels through
 // its sampler code, offsets as one vector and a gather, where a storage load is that per-lane
-// loop; on lavapipe add is ~1.6x. The storage buffers common.glsl declares at bindings 0 and 1
+// loop, which makes add faster still on lavapipe. The storage buffers common.glsl declares at bindings 0 and 1
 // are not used here, so they need not match the texel layout.
 layout(local_size_x = 256) in;
 

@@ -10,8 +10,8 @@
 // each subgroup reads the activations of columns l % 8, 8 + l % 8, ... and subgroupShuffle
 // hands them to the others. Mesa 22.3's llvmpipe does not see the plain kernel's same-address
 // reads as uniform (its test knows constants and push constants, not workgroup ids or loop
-// counters), so each is a loop over the 8 lanes; kCols / 8 reads plus register shuffles
-// instead of kCols reads is 1.7x at 4096 x 4096 x 32, and makes a wider block (16 columns,
+// counters), so each is a loop over the 8 lanes; kCols / 8 reads plus register shuffles instead
+// of kCols reads is much faster (docs/performance.md), and makes a wider block (16 columns,
 // ROWS x COLS in shaders.cmake) pay: each weight read then feeds 16 columns.
 //
 // variant() 1: both operands have K contiguous and every offset and stride is a multiple of 4

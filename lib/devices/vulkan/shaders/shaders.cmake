@@ -12,8 +12,8 @@ file(GLOB _includes CONFIGURE_DEPENDS ${_dir}/*.glsl)
 # The lane kernel's register block (rows per invocation, columns); vk_ops.cpp mirrors it.
 set(_lanes "-DROWS=4 -DCOLS=8")
 # The subgroup-shuffle lane kernel's block (activation reads are cheap there, so more columns
-# per weight read pay: 4 x 16 was 1.4-2x over 4 x 8 and 2 x 16 on lavapipe); vk_ops.cpp
-# mirrors it too.
+# per weight read pay: 4 x 16 beat 4 x 8 and 2 x 16 on lavapipe, docs/performance.md);
+# vk_ops.cpp mirrors it too.
 set(_lanes_sg "-DROWS=4 -DCOLS=16 -DSUBGROUP")
 # kernel name | source | defines
 set(_kernels
