@@ -1,34 +1,46 @@
 #!/usr/bin/env bash
-# Every GPU check of bk in one unattended run, for a machine with an NVIDIA GPU (measured on an
-# H200). Builds with CUDA for this GPU's architecture only (fast), then:
-#   1. the CUDA plugin's device tests (cuda_plugin_test),
-#   2. the conformance suite on every CUDA device,
-#   3. `bkctl devices --json` and `--verbose`,
-#   4. the same GPU through Vulkan (NVIDIA's Vulkan driver): conformance and bench,
-#   4b. `bkctl sched --run` on CUDA0 + CPU and on that Vulkan device + CPU, weights in host
-#      memory (the batched mul_mats offloaded), checked against the CPU alone,
-#   5. `bkctl bench --device CUDA0 --json` when bkctl has a bench command,
-#   6. cuda_perf_check: bk's BF16/F16/F32 MUL_MAT at 8192^3 beside cuBLAS alone, and copy
-#      bandwidths beside cudaMemcpy, in the same process (so ratios come from one run),
-# and prints a short table last. Everything it produces goes to ${OUT:-/tmp/gpu-check}.
-# It keeps going after a failed step, and exits 1 when any step failed, 2 when the machine
-# cannot run it at all. The whole run stays under 8 minutes: each step has a time limit and
-# steps that no longer fit are skipped and said so.
+# Every GPU check of bk in one unattended run, for a machine with an NVIDIA GPU (made for the
+# H200 the project is measured on, reached for about 15 minutes at a time).
 #
-# Options (environment): BK_GPU_BUILD_DIR (default build-gpu), BK_GPU_ARCH (CMake CUDA
-# architecture, default from nvidia-smi's compute capability, e.g. 90-real), BK_GPU_SIZE (GEMM
-# size, default 8192), BK_JOBS (default: all cores), BK_GPU_DEADLINE_S (default 470),
-# BK_GPU_BUILD_TYPE (default Release).
+#   scripts/gpu-check.sh --bundle DIR   # run the prebuilt bundle (scripts/gpu-bundle.sh): no build
+#   scripts/gpu-check.sh                # build here first (needs nvcc, CMake, ninja and bk's
+#                                       # build dependencies), then the same checks
+#
+# The checks, each with a time limit, skipped with the reason when no time is left:
+#   - the machine (nvidia-smi) and `bkctl devices --json` / `--verbose`;
+#   - the CUDA plugin's own tests, the device contracts and the conformance suite on CUDA0;
+#   - the same GPU through NVIDIA's Vulkan driver (the Vulkan device with CUDA0's PCI bus id):
+#     device contracts and conformance;
+#   - `bkctl smoke --level 2 --require 'CUDA>=1' --junit`;
+#   - `bkctl sched --graph transformer --devices <gpu>,CPU --run` on CUDA0 and on that Vulkan device
+#     (weights in host memory, the batched mul_mats offloaded), checked against the reference;
+#   - `bkctl bench --json --plot` on CUDA0 and the Vulkan device;
+#   - cuda_perf_check: bk's MUL_MAT (BF16, F16, F32) at 8192^3 beside cuBLAS, and copy bandwidths
+#     beside cudaMemcpy, in one process, with the targets.
+# Results go to ${OUT:-/tmp/gpu-check}: summary.txt (the table), perf.json, devices.json,
+# bench_cuda.json, roofline.svg and results.tar.gz (every log, JUnit and JSON file): few files,
+# as the GPU machine's tool returns at most eight. Exits 1 when a check failed, 2 when the
+# machine cannot run it at all.
+#
+# Environment: BK_GPU_DEADLINE_S (default 330 with --bundle, 470 with a build), BK_GPU_SIZE
+# (GEMM size, default 8192); with a build also BK_GPU_BUILD_DIR (default build-gpu), BK_GPU_ARCH
+# (default from nvidia-smi's compute capability, e.g. 90-real), BK_JOBS, BK_GPU_BUILD_TYPE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+bundle=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --bundle) bundle=${2:?--bundle needs the bundle directory}; shift 2 ;;
+    *) echo "gpu-check: unknown option '$1' (use --bundle DIR)" >&2; exit 2 ;;
+  esac
+done
+
 out=${OUT:-/tmp/gpu-check}
-build=${BK_GPU_BUILD_DIR:-build-gpu}
-jobs=${BK_JOBS:-$(nproc)}
 size=${BK_GPU_SIZE:-8192}
-deadline=${BK_GPU_DEADLINE_S:-470}
+deadline=${BK_GPU_DEADLINE_S:-$([ -n "$bundle" ] && echo 330 || echo 470)}
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.stderr "$out"/*.xml "$out"/*.json "$out"/*.txt
+work=$(mktemp -d /tmp/gpu-check-work.XXXXXX)
 summary=()
 failed=0
 start=$SECONDS
@@ -36,14 +48,16 @@ start=$SECONDS
 say() { echo "gpu-check: $*" >&2; }
 die() {
   say "$*"
+  record "gpu-check" STOPPED "$*"
+  finish
   exit 2
 }
 left() { echo $((deadline - (SECONDS - start))); }
-record() { summary+=("$(printf '%-30s %-8s %s' "$1" "$2" "$3")"); }
+record() { summary+=("$(printf '%-34s %-8s %s' "$1" "$2" "$3")"); }
 
 # run_step NAME LIMIT_S LOG CMD...: runs CMD with a time limit (capped by what is left), its
-# stdout in $out/LOG and its stderr in $out/LOG.stderr; records ok / FAILED / TIMEOUT / skipped.
-# Returns 0 when it passed.
+# stdout in LOG and its stderr in LOG.stderr (in the work folder); records ok / FAILED / TIMEOUT /
+# skipped. Returns 0 when it passed.
 run_step() {
   local name=$1 limit=$2 log=$3
   shift 3
@@ -54,9 +68,9 @@ run_step() {
     return 1
   fi
   [ "$limit" -le "$budget" ] || limit=$budget
-  say "== $name (limit ${limit}s, log $out/$log)"
+  say "== $name (limit ${limit}s, log $log)"
   local t0=$SECONDS rc=0
-  timeout --kill-after=10 "$limit" "$@" >"$out/$log" 2>"$out/$log.stderr" || rc=$?
+  timeout --kill-after=10 "$limit" "$@" >"$work/$log" 2>"$work/$log.stderr" || rc=$?
   local took=$((SECONDS - t0))
   if [ "$rc" -eq 0 ]; then
     record "$name" ok "${took}s"
@@ -68,7 +82,7 @@ run_step() {
   else
     record "$name" FAILED "exit $rc after ${took}s, see $log"
   fi
-  tail -n 20 "$out/$log" "$out/$log.stderr" >&2 || true
+  tail -n 20 "$work/$log" "$work/$log.stderr" >&2 || true
   return 1
 }
 
@@ -81,61 +95,99 @@ gtest_counts() {
   echo "${passed:-0} passed, ${failed_n:-0} failed, ${skipped:-0} skipped"
 }
 
+# gtest_step NAME LOG PROGRAM [ARGS...]: a gtest program as a step, its counts in the table.
+gtest_step() {
+  local name=$1 log=$2
+  shift 2
+  run_step "$name" 150 "$log" "$@" --gtest_brief=1 --gtest_output="xml:$work/${log%.log}.xml" || true
+  [ -f "$work/$log" ] && summary[-1]+=" ($(gtest_counts "$work/$log"))"
+  return 0
+}
+
+# The table, the few files that come back, and everything else in one tarball.
+finish() {
+  {
+    echo
+    echo "== gpu-check: ${gpu:-no GPU}, $(date -u +%Y-%m-%dT%H:%M:%SZ), $((SECONDS - start)) s," \
+      "$([ -n "$bundle" ] && echo "bundle $bundle" || echo "built here")"
+    printf '%-34s %-8s %s\n' step status detail
+    printf '%s\n' "${summary[@]}"
+    [ ! -f "$work/perf.json" ] || python3 - "$work/perf.json" <<'EOF' || grep -E 'TFLOP|GB/s|target' "$work/perf.txt"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+print(f'\n{"measurement":<34} {"value":>10} {"unit":<8} checked')
+for r in doc["results"]:
+    print(f'{r["name"]:<34} {r["value"]:>10.1f} {r["unit"]:<8} {"yes" if r["checked"] else "NO"}')
+for t in doc.get("targets", []):
+    print(f'{t["what"]:<48} {t["value"]:>8.3f}  target >= {t["target"]}: {"met" if t["met"] else "NOT met"}')
+EOF
+  } | tee "$work/summary.txt"
+  for f in summary.txt perf.json devices.json bench_cuda.json roofline.svg; do
+    [ ! -f "$work/$f" ] || cp "$work/$f" "$out/$f"
+  done
+  tar czf "$out/results.tar.gz" -C "$work" . 2>/dev/null || true
+  rm -rf "$work"
+}
+
 # --- the machine ------------------------------------------------------------------------------
+gpu=""
 command -v nvidia-smi >/dev/null || die "nvidia-smi not found: this script needs a machine with an NVIDIA GPU and driver"
-nvidia-smi -L >"$out/nvidia-smi.txt" 2>&1 || die "nvidia-smi fails (no GPU or driver not loaded): $(head -n 3 "$out/nvidia-smi.txt")"
-nvidia-smi >>"$out/nvidia-smi.txt" 2>&1 || true
+nvidia-smi -L >"$work/nvidia-smi.txt" 2>&1 || die "nvidia-smi fails (no GPU or driver not loaded): $(head -n 3 "$work/nvidia-smi.txt")"
+nvidia-smi >>"$work/nvidia-smi.txt" 2>&1 || true
 gpu=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -n 1)
 say "GPU: $gpu"
-nvcc=$(command -v nvcc || true)
-[ -n "$nvcc" ] || nvcc=/usr/local/cuda/bin/nvcc
-[ -x "$nvcc" ] || die "nvcc not found on PATH or at /usr/local/cuda/bin: install the CUDA Toolkit"
-for tool in cmake ninja timeout python3; do
-  command -v "$tool" >/dev/null || die "$tool not found (scripts/bootstrap.sh installs the build tools and python3)"
+for tool in timeout python3; do
+  command -v "$tool" >/dev/null || die "$tool not found"
 done
-cap=$(echo "$gpu" | awk -F', ' '{print $3}' | tr -d '.')
-arch=${BK_GPU_ARCH:-${cap:-90}-real}
 
-# --- build ------------------------------------------------------------------------------------
-# shellcheck disable=SC2016  # expanded by the inner bash, from its arguments
-build_cmd='cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE="$2" -DBK_CUDA=ON -DBK_CUDA_ARCHS="$3" \
-  -DCMAKE_CUDA_COMPILER="$4" && cmake --build "$1" -j "$5" --target bkctl bk_plugins bk_conformance \
-  cuda_plugin_test cuda_perf_check'
-run_step "build (CUDA $arch)" 300 build.log bash -c "$build_cmd" build "$build" "${BK_GPU_BUILD_TYPE:-Release}" \
-  "$arch" "$nvcc" "$jobs" || {
-  printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
-  die "the build failed; nothing else can run (see $out/build.log)"
-}
-bin=$build/bin
+if [ -n "$bundle" ]; then
+  [ -x "$bundle/bin/bkctl" ] || die "$bundle/bin/bkctl not found: make the bundle with scripts/gpu-bundle.sh"
+  bin=$(cd "$bundle/bin" && pwd)
+  cp "$bundle/MANIFEST.txt" "$work/" 2>/dev/null || true
+  record "bundle" ok "$(sed -n 's/^commit: //p' "$bundle/MANIFEST.txt" 2>/dev/null)"
+else
+  nvcc=$(command -v nvcc || true)
+  [ -n "$nvcc" ] || nvcc=/usr/local/cuda/bin/nvcc
+  [ -x "$nvcc" ] || die "nvcc not found on PATH or at /usr/local/cuda/bin: install the CUDA Toolkit, or use --bundle"
+  for tool in cmake ninja; do
+    command -v "$tool" >/dev/null || die "$tool not found (scripts/bootstrap.sh installs the build tools), or use --bundle"
+  done
+  cap=$(echo "$gpu" | awk -F', ' '{print $3}' | tr -d '.')
+  build=${BK_GPU_BUILD_DIR:-build-gpu}
+  # shellcheck disable=SC2016  # expanded by the inner bash, from its arguments
+  build_cmd='cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE="$2" -DBK_CUDA=ON -DBK_CUDA_ARCHS="$3" \
+    -DCMAKE_CUDA_COMPILER="$4" -DBK_BUILD_BENCH=OFF && cmake --build "$1" -j "$5" --target bkctl bk_plugins \
+    bk_conformance bk_device_contracts cuda_plugin_test cuda_perf_check'
+  run_step "build (CUDA ${BK_GPU_ARCH:-${cap:-90}-real})" 300 build.log bash -c "$build_cmd" build "$build" \
+    "${BK_GPU_BUILD_TYPE:-Release}" "${BK_GPU_ARCH:-${cap:-90}-real}" "$nvcc" "${BK_JOBS:-$(nproc)}" ||
+    die "the build failed; nothing else can run (see build.log in results.tar.gz)"
+  bin=$(cd "$build/bin" && pwd)
+fi
 bkctl=$bin/bkctl
 
-# --- CUDA device tests and conformance ----------------------------------------------------------
-run_step "cuda plugin tests" 90 cuda_plugin_test.log "$bin/cuda_plugin_test" \
-  --gtest_output="xml:$out/cuda_plugin_test.xml" || true
-if [ -f "$out/cuda_plugin_test.log" ]; then
-  summary[-1]+=" ($(gtest_counts "$out/cuda_plugin_test.log"))"
-  if grep -q "no CUDA device" "$out/cuda_plugin_test.log"; then
-    failed=1
-    record "cuda devices" FAILED "the plugin sees no GPU: $(grep -m1 -o 'no CUDA device.*' "$out/cuda_plugin_test.log")"
+# cuBLAS comes from the machine's CUDA Toolkit (the plugin dlopens it; cuda_perf_check links it).
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib \
+  "$(python3 -c 'import nvidia.cublas, os; print(os.path.join(list(nvidia.cublas.__path__)[0], "lib"))' 2>/dev/null)"; do
+  if [ -n "$d" ] && [ -e "$d/libcublas.so.13" ]; then
+    export LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   fi
-fi
+done
 
 run_step "bkctl devices --json" 30 devices.json "$bkctl" devices --json || true
 run_step "bkctl devices --verbose" 30 devices.txt "$bkctl" devices --verbose || true
+if ! grep -q '"name": *"CUDA0"' "$work/devices.json" 2>/dev/null; then
+  failed=1
+  record "cuda devices" FAILED "no CUDA0 in bkctl devices: $(grep -A2 '"CUDA"' "$work/devices.json" 2>/dev/null | tr -s ' \n' ' ')"
+fi
 
-conformance() {  # conformance LABEL FILTER LOG [env...]
-  local label=$1 filter=$2 log=$3
-  shift 3
-  run_step "conformance $label" 120 "$log" env "$@" "$bin/bk_conformance" --gtest_filter="$filter" \
-    --gtest_output="xml:$out/${log%.log}.xml" || true
-  [ -f "$out/$log" ] && summary[-1]+=" ($(gtest_counts "$out/$log"))"
-  return 0
-}
-conformance CUDA 'Conformance/CUDA*' conformance_cuda.log
+# --- CUDA0: plugin tests, device contracts, conformance ------------------------------------------
+gtest_step "cuda plugin tests" cuda_plugin_test.log "$bin/cuda_plugin_test"
+gtest_step "device contracts CUDA0" contracts_cuda.log "$bin/bk_device_contracts" --gtest_filter='*CUDA0*'
+gtest_step "conformance CUDA0" conformance_cuda.log "$bin/bk_conformance" --gtest_filter='Conformance/CUDA0.*'
 
 # --- the same GPU through Vulkan --------------------------------------------------------------
-# The Vulkan device whose stable id (PCI bus id) is CUDA0's. NVIDIA's Vulkan driver may need its
-# ICD file named explicitly in containers.
+# The Vulkan device whose stable id (PCI bus id) is CUDA0's. The Vulkan loader travels with the
+# bundle; NVIDIA's ICD file may have to be named (it is under /usr/local/nvidia on the H200).
 same_gpu_vulkan() {
   "$bkctl" devices --json 2>/dev/null | python3 -c '
 import json, sys
@@ -147,74 +199,46 @@ for d in devs:
         print(d["name"]); break
 ' 2>/dev/null || true
 }
-vulkan=$(same_gpu_vulkan)
-if [ -z "$vulkan" ]; then
-  for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
-    /etc/vulkan/icd.d/nvidia_icd.json; do
+vulkan=""
+for icd in "" /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
+  /etc/vulkan/icd.d/nvidia_icd.json; do
+  if [ -n "$icd" ]; then
     [ -f "$icd" ] || continue
     export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
-    vulkan=$(same_gpu_vulkan)
-    if [ -n "$vulkan" ]; then
-      say "Vulkan: $vulkan through $icd"
-      break
-    fi
-    unset VK_DRIVER_FILES VK_ICD_FILENAMES
-  done
-fi
+  fi
+  vulkan=$(same_gpu_vulkan)
+  [ -z "$vulkan" ] || break
+  unset VK_DRIVER_FILES VK_ICD_FILENAMES
+done
 if [ -n "$vulkan" ]; then
-  "$bkctl" devices --json >"$out/devices.json" 2>/dev/null || true
-  conformance "$vulkan (same GPU)" "Conformance/${vulkan}.*" conformance_vulkan.log MESA_SHADER_CACHE_DISABLE=true
+  say "Vulkan: $vulkan${VK_DRIVER_FILES:+ through $VK_DRIVER_FILES}"
+  "$bkctl" devices --json >"$work/devices.json" 2>/dev/null || true
+  gtest_step "device contracts $vulkan" contracts_vulkan.log "$bin/bk_device_contracts" --gtest_filter="*${vulkan}*"
+  gtest_step "conformance $vulkan (same GPU)" conformance_vulkan.log "$bin/bk_conformance" \
+    --gtest_filter="Conformance/${vulkan}.*"
 else
   failed=1
-  record "vulkan on this GPU" FAILED "no Vulkan device with CUDA0's PCI bus id (install NVIDIA's Vulkan ICD; see devices.json)"
+  record "vulkan on this GPU" FAILED "no Vulkan device with CUDA0's PCI bus id (NVIDIA's Vulkan ICD; see devices.json)"
 fi
 
-# --- the scheduler ----------------------------------------------------------------------------
-# Weights in host memory: the GPU asks for the batched mul_mats (offload_op), the rest stays on
-# the CPU, and --run checks the split result against the CPU alone (exit 1 above the limit).
+# --- smoke, the scheduler, bench ---------------------------------------------------------------
+run_step "smoke --level 2 CUDA>=1" 90 smoke.txt "$bkctl" smoke --level 2 --require 'CUDA>=1' \
+  --junit "$work/smoke.xml" || true
 sched_run() {  # sched_run DEVICE LOG
   run_step "sched $1,CPU --run" 60 "$2" "$bkctl" sched --graph transformer --devices "$1,CPU" --run || true
-  [ -f "$out/$2" ] && summary[-1]+=" ($(grep -m1 '^nodes per backend' "$out/$2" | cut -d: -f2 | xargs))"
+  [ -f "$work/$2" ] && summary[-1]+=" ($(grep -m1 '^nodes per backend' "$work/$2" | cut -d: -f2 | xargs))"
   return 0
 }
 sched_run CUDA0 sched_cuda.txt
 [ -z "$vulkan" ] || sched_run "$vulkan" sched_vulkan.txt
+run_step "bench CUDA0 --json --plot" 90 bench_cuda.json "$bkctl" bench --device CUDA0 --json \
+  --plot "$work/roofline.svg" || true
+[ -z "$vulkan" ] || run_step "bench $vulkan --json" 60 bench_vulkan.json "$bkctl" bench --device "$vulkan" --json || true
 
-# --- benchmarks -------------------------------------------------------------------------------
-if "$bkctl" bench --help >/dev/null 2>&1; then
-  run_step "bkctl bench CUDA0" 90 bench_cuda.json "$bkctl" bench --device CUDA0 --json || true
-  if [ -n "$vulkan" ]; then
-    run_step "bkctl bench $vulkan" 90 bench_vulkan.json "$bkctl" bench --device "$vulkan" --json || true
-  fi
-else
-  record "bkctl bench" skipped "this bkctl has no bench command (issue 7); cuda_perf_check covers the targets"
-fi
-
-perf_ok=0
+# --- bk beside cuBLAS and cudaMemcpy ------------------------------------------------------------
 run_step "cuda_perf_check ${size}^3" 120 perf.txt "$bin/cuda_perf_check" --device CUDA0 --size "$size" \
-  --json "$out/perf.json" && perf_ok=1
+  --json "$work/perf.json" || true
+[ -f "$work/perf.json" ] || failed=1
 
-# --- the table --------------------------------------------------------------------------------
-{
-  echo
-  echo "== gpu-check: $gpu, $(date -u +%Y-%m-%dT%H:%M:%SZ), $((SECONDS - start)) s"
-  printf '%-30s %-8s %s\n' step status detail
-  printf '%s\n' "${summary[@]}"
-  if [ -f "$out/perf.json" ]; then
-    echo
-    python3 - "$out/perf.json" <<'EOF' || grep -E 'TFLOP|GB/s|target' "$out/perf.txt"
-import json, sys
-doc = json.load(open(sys.argv[1]))
-rows = {r["name"]: r for r in doc["results"]}
-print(f'{"measurement":<34} {"value":>10} {"unit":<8} checked')
-for r in doc["results"]:
-    print(f'{r["name"]:<34} {r["value"]:>10.1f} {r["unit"]:<8} {"yes" if r["checked"] else "NO"}')
-ratio = doc["bf16_ratio_vs_cublas"]
-d2d = next(r["value"] for r in doc["results"] if r["name"] == "cudamemcpy_d2d")
-print(f'BF16 MUL_MAT bk / cuBLAS: {ratio:.3f}  (target >= 0.85: {"met" if ratio >= 0.85 else "NOT met"})')
-print(f'D2D copy: {d2d:.0f} GB/s read+written  (target >= 3800: {"met" if d2d >= 3800 else "NOT met"})')
-EOF
-  fi
-} | tee "$out/summary.txt"
-[ "$perf_ok" -eq 1 ] || failed=1
+finish
 exit "$failed"

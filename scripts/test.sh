@@ -19,6 +19,15 @@ echo "== build and test (Release, build/)" >&2
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
+# The GPU bundle (scripts/gpu-bundle.sh) made from this build must need nothing from this machine.
+if [ -f build/lib/libbk-cuda.so ]; then
+  echo "== GPU bundle: pack build/ and check it is self-contained" >&2
+  scripts/gpu-bundle.sh --from build --out build/gpu-bundle
+  tests/bundle/check-bundle.sh build/gpu-bundle
+else
+  echo "== GPU bundle: skipped (no CUDA plugin in build/: nvcc not found)" >&2
+fi
+
 if [ "${BK_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build and test (ASan+UBSan, build-asan/)" >&2
   # Mesa's lavapipe leaks inside vkEnumeratePhysicalDevices (see the file); set for the build

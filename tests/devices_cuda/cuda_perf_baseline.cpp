@@ -2,11 +2,13 @@
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -97,22 +99,38 @@ Rate copy_rate(int device, size_t bytes, cudaMemcpyKind kind) {
 
 }  // namespace
 
-Rate cublas_bf16_gemm(int device, int size) {
+Rate cublas_gemm(int device, GemmType type, int size) {
   check(cudaSetDevice(device), "cudaSetDevice");
   const size_t n = size_t(size) * size_t(size);
+  const size_t element = type == GemmType::f32 ? 4 : 2;
+  const cudaDataType_t data = type == GemmType::bf16 ? CUDA_R_16BF : type == GemmType::f16 ? CUDA_R_16F : CUDA_R_32F;
+  // Host values, rounded to `type` (kept as floats for the reference) and as stored.
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<__nv_bfloat16> a(n), b(n);
   std::vector<float> af(n), bf(n);
-  for (size_t i = 0; i < n; ++i) {
-    a[i] = __float2bfloat16(dist(rng));
-    b[i] = __float2bfloat16(dist(rng));
-    af[i] = __bfloat162float(a[i]);
-    bf[i] = __bfloat162float(b[i]);
-  }
-  DeviceMemory da(n * 2), db(n * 2), dc(n * 4);
-  check(cudaMemcpy(da.ptr, a.data(), n * 2, cudaMemcpyHostToDevice), "cudaMemcpy");
-  check(cudaMemcpy(db.ptr, b.data(), n * 2, cudaMemcpyHostToDevice), "cudaMemcpy");
+  std::vector<unsigned char> a(n * element), b(n * element);
+  auto store = [&](std::vector<float>& values, std::vector<unsigned char>& bytes) {
+    for (size_t i = 0; i < n; ++i) {
+      float v = dist(rng);
+      if (type == GemmType::bf16) {
+        const __nv_bfloat16 h = __float2bfloat16(v);
+        std::memcpy(&bytes[i * 2], &h, 2);
+        v = __bfloat162float(h);
+      } else if (type == GemmType::f16) {
+        const __half h = __float2half(v);
+        std::memcpy(&bytes[i * 2], &h, 2);
+        v = __half2float(h);
+      } else {
+        std::memcpy(&bytes[i * 4], &v, 4);
+      }
+      values[i] = v;
+    }
+  };
+  store(af, a);
+  store(bf, b);
+  DeviceMemory da(n * element), db(n * element), dc(n * 4);
+  check(cudaMemcpy(da.ptr, a.data(), n * element, cudaMemcpyHostToDevice), "cudaMemcpy");
+  check(cudaMemcpy(db.ptr, b.data(), n * element, cudaMemcpyHostToDevice), "cudaMemcpy");
   cublasHandle_t handle = nullptr;
   check(cublasCreate(&handle), "cublasCreate");
   const float one = 1.0f, zero = 0.0f;
@@ -121,12 +139,11 @@ Rate cublas_bf16_gemm(int device, int size) {
     // The layout bk uses: C = A^T B with A stored k x m.
     r = time_it(
         [&] {
-          check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, size, size, size, &one, da.ptr, CUDA_R_16BF,
-                             size, db.ptr, CUDA_R_16BF, size, &zero, dc.ptr, CUDA_R_32F, size,
-                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+          check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, size, size, size, &one, da.ptr, data, size, db.ptr,
+                             data, size, &zero, dc.ptr, CUDA_R_32F, size, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx");
         },
-        10);
+        type == GemmType::f32 ? 3 : 10);
   } catch (...) {
     cublasDestroy(handle);
     throw;

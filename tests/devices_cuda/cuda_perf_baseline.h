@@ -14,9 +14,12 @@ struct Rate {
   std::string note;
 };
 
-// cublasGemmEx, BF16 A and B, F32 C, F32 compute (the tensor-core path bk's BF16 MUL_MAT uses),
-// m = n = k = size, on `device`. TFLOP/s counting 2 m n k.
-Rate cublas_bf16_gemm(int device, int size);
+enum class GemmType { bf16, f16, f32 };
+
+// cublasGemmEx with A and B of `type`, F32 C and F32 compute, m = n = k = size, on `device`: the
+// tensor-core path bk's BF16 and F16 MUL_MAT use, and for F32 the default math mode (no TF32,
+// as bk's F32 MUL_MAT without BK_CUDA_TF32). TFLOP/s counting 2 m n k.
+Rate cublas_gemm(int device, GemmType type, int size);
 // cudaMemcpy device to device of `bytes`; GB/s counting bytes read plus written.
 Rate memcpy_d2d(int device, size_t bytes);
 // cudaMemcpy between pinned host memory and the device; GB/s of bytes moved.
