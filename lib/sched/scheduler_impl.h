@@ -18,36 +18,24 @@
 
 namespace bk {
 
-class [[gnu::visibility("hidden")]] Scheduler::Impl {  // nested in a BK_API class, so hide it explicitly
+// Nested in a BK_API class, so it would be exported unless hidden explicitly.
+class __attribute__((visibility("hidden"))) Scheduler::Impl {
  public:
-  // Throws Error(invalid_argument) for no backends, a null or repeated one, a last backend that
-  // is not a CPU device, or copies < 1.
   Impl(std::vector<Backend*> backends, SchedOptions options);
   ~Impl();
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
-  // Keeps `tensor` on backends()[backend]: a node runs there, a leaf without memory lives there.
-  // Takes effect at the next schedule(). Throws Error(invalid_argument) for a bad index.
+  // The public operations; bk/scheduler.h says what each does and throws.
   void pin(const Tensor& tensor, size_t backend);
   void clear_pins() noexcept;
-  // Plans as if `tensor` (a weight not loaded yet) lived in a buffer of `type`, so that a
-  // model's schedule can be explained without its memory. compute() refuses while it has none.
   void assume_buffer(const Tensor& tensor, const BufferType& type);
-
-  void schedule(Graph & graph);
-  // schedule(), then the compute buffer bytes per backend (index as backends()). Forgets an
-  // earlier allocation: call alloc_graph() before computing.
-  std::vector<size_t> reserve(Graph & graph);
-  void alloc_graph(Graph & graph);
-  // Throws Error(invalid_argument) when a leaf still has no memory (see assume_buffer).
-  void compute(Graph & graph);
+  void schedule(Graph& graph);
+  std::vector<size_t> reserve(Graph& graph);
+  void alloc_graph(Graph& graph);
+  void compute(Graph& graph);
   void synchronize();
-  // compute() and synchronize() with every split timed on its own: the host clock around its
-  // input copies and around its compute, each waited for, so nothing overlaps and the sum is
-  // more than compute() takes when copies pipeline. One entry per split of split_plan(). For
-  // reports (bkctl bench); compute() is the fast path.
-  std::vector<SplitTime> compute_profiled(Graph & graph);
+  std::vector<SplitTime> compute_profiled(Graph& graph);
 
   // The last schedule.
   std::span<const SchedBackend> backends() const noexcept { return backends_; }
