@@ -6,7 +6,7 @@
 #   3. `bkctl devices --json` and `--verbose`,
 #   4. the same GPU through Vulkan (NVIDIA's Vulkan driver): conformance and bench,
 #   4b. `bkctl sched --run` on CUDA0 + CPU and on that Vulkan device + CPU, weights in host
-#      memory (the batched mul_mats offloaded), checked against the CPU alone,
+#      memory (the batched mul_mats offloaded), checked against the float64 reference,
 #   5. `bkctl bench --device CUDA0 --json` when bkctl has a bench command,
 #   6. cuda_perf_check: bk's BF16/F16/F32 MUL_MAT at 8192^3 beside cuBLAS alone, and copy
 #      bandwidths beside cudaMemcpy, in the same process (so ratios come from one run),
@@ -171,7 +171,8 @@ fi
 
 # --- the scheduler ----------------------------------------------------------------------------
 # Weights in host memory: the GPU asks for the batched mul_mats (offload_op), the rest stays on
-# the CPU, and --run checks the split result against the CPU alone (exit 1 above the limit).
+# the CPU, and --run checks the split result against the float64 reference (exit 1 above the
+# limit).
 sched_run() {  # sched_run DEVICE LOG
   run_step "sched $1,CPU --run" 60 "$2" "$bkctl" sched --graph transformer --devices "$1,CPU" --run || true
   [ -f "$out/$2" ] && summary[-1]+=" ($(grep -m1 '^nodes per backend' "$out/$2" | cut -d: -f2 | xargs))"

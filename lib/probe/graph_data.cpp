@@ -203,17 +203,4 @@ std::vector<double> read_elements(const Tensor& t) {
   return out;
 }
 
-double normalized_error(std::span<const double> a, std::span<const double> ref) {
-  if (a.size() != ref.size()) return std::numeric_limits<double>::infinity();
-  double err = 0, norm = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::isnan(a[i]) || std::isnan(ref[i])) return std::numeric_limits<double>::infinity();
-    if (a[i] == ref[i]) continue;  // equal infinities (masked values) are no error
-    err += (a[i] - ref[i]) * (a[i] - ref[i]);
-  }
-  for (double r : ref) norm += std::isfinite(r) ? r * r : 0.0;
-  if (!std::isfinite(err)) return std::numeric_limits<double>::infinity();
-  return norm > 0 ? err / norm : err;
-}
-
 }  // namespace bk

@@ -55,8 +55,5 @@ void fill_inputs(const Graph& graph, uint64_t seed);
 void write_elements(Tensor& tensor, std::span<const double> values);
 // A tensor's elements as doubles, in logical order, from any buffer, through its strides.
 std::vector<double> read_elements(const Tensor& tensor);
-// sum((a - ref)^2) / sum(ref^2) (or the plain sum when ref is all zero); +inf for a NaN or a
-// size mismatch, so that a wrong result never passes.
-double normalized_error(std::span<const double> a, std::span<const double> ref);
 
 }  // namespace bk

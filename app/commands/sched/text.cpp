@@ -5,8 +5,8 @@
 #include <array>
 
 #include "bk/units.h"
-#include "output/table.h"
 #include "commands/sched/cli.h"
+#include "output/table.h"
 
 namespace bkctl {
 namespace {
@@ -156,10 +156,10 @@ std::string run_text(const RunResult& run, const TermStyle& style) {
                {"result"}});
   for (const OutputCheck& o : run.outputs) {
     table.add_row({o.name, std::to_string(o.elements), fmt::format("{:.3e}", o.error),
-                   fmt::format("{:.0e}", run.limit),
+                   fmt::format("{:.3g}", run.limit),
                    TableCell(o.ok ? "ok" : "FAILED", o.ok ? Tone::good : Tone::bad)});
   }
-  return "run: outputs against the CPU alone (same weights and inputs)\n" + table.render(style);
+  return "run: outputs against the float64 reference (same weights and inputs)\n" + table.render(style);
 }
 
 }  // namespace
