@@ -1,6 +1,5 @@
 // `bkctl bench --graph`: whole model graphs through the scheduler, checked against the float64
 // reference and then timed as evaluations per second.
-#include <fmt/format.h>
 
 #include "bk/op_info.h"
 #include "bk/registry.h"
