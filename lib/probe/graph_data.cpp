@@ -9,20 +9,10 @@
 
 #include "bk/error.h"
 #include "bk/ops.h"
+#include "probe/verify/rng.h"
 
 namespace bk {
 namespace {
-
-uint64_t splitmix(uint64_t& state) noexcept {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-double uniform(uint64_t& state) noexcept {  // [-1, 1)
-  return static_cast<double>(splitmix(state) >> 11) * 0x1.0p-52 - 1.0;
-}
 
 uint64_t seed_for(const Tensor& t, uint64_t seed) {
   uint64_t h = 1469598103934665603ull ^ seed;
@@ -30,24 +20,13 @@ uint64_t seed_for(const Tensor& t, uint64_t seed) {
   return h;
 }
 
-// Writes values (logical order) into a packed leaf through its buffer.
-void write_elements(Tensor& t, const std::vector<double>& values) {
-  if (t.buffer == nullptr) {
-    throw Error(ErrorCode::invalid_argument, fmt::format("cannot fill '{}': it has no memory yet", t.name));
-  }
-  const size_t esize = dtype_size(t.type);
-  std::vector<uint8_t> bytes(values.size() * esize);
-  for (size_t i = 0; i < values.size(); ++i) store_from_double(t.type, bytes.data() + i * esize, values[i]);
-  t.buffer->set_tensor(t, bytes.data(), 0, bytes.size());
-}
-
 std::vector<double> weight_values(const Tensor& t, uint64_t seed) {
-  uint64_t state = seed_for(t, seed);
+  verify::SplitMix64 rng(seed_for(t, seed));
   std::vector<double> v(static_cast<size_t>(t.nelements()));
   const bool vector = t.dims() == 1;
   const bool norm = t.name.find("norm") != std::string::npos;
   const double scale = 1.0 / std::sqrt(static_cast<double>(t.ne[0]));
-  for (double& x : v) x = vector ? (norm ? 1.0 : 0.0) + 0.1 * uniform(state) : uniform(state) * scale;
+  for (double& x : v) x = vector ? (norm ? 1.0 : 0.0) + 0.1 * rng.uniform(-1, 1) : rng.uniform(-1, 1) * scale;
   return v;
 }
 
@@ -62,13 +41,13 @@ std::pair<const Tensor*, size_t> first_reader(const Graph& graph, const Tensor& 
 }
 
 std::vector<double> input_values(const Graph& graph, const Tensor& t, uint64_t seed) {
-  uint64_t state = seed_for(t, seed);
+  verify::SplitMix64 rng(seed_for(t, seed));
   std::vector<double> v(static_cast<size_t>(t.nelements()));
   const auto [reader, slot] = first_reader(graph, t);
   const Op op = reader != nullptr ? reader->op : Op::none;
   if (op == Op::get_rows && slot == 1) {
     const auto rows = static_cast<uint64_t>(reader->src[0]->ne[1]);
-    for (double& x : v) x = static_cast<double>(splitmix(state) % rows);
+    for (double& x : v) x = static_cast<double>(rng.below(rows));
   } else if (op == Op::rope && slot == 1) {
     std::iota(v.begin(), v.end(), 0.0);
   } else if (op == Op::soft_max && slot == 1) {
@@ -78,9 +57,9 @@ std::vector<double> input_values(const Graph& graph, const Tensor& t, uint64_t s
       v[i] = i % cols > row ? -std::numeric_limits<double>::infinity() : 0.0;
     }
   } else if (t.type == DType::I32) {
-    for (double& x : v) x = static_cast<double>(splitmix(state) % 16);
+    for (double& x : v) x = static_cast<double>(rng.below(16));
   } else {
-    for (double& x : v) x = uniform(state);
+    for (double& x : v) x = rng.uniform(-1, 1);
   }
   return v;
 }
@@ -170,6 +149,15 @@ size_t WeightStore::bytes_on(const Device& device) const noexcept {
   return total;
 }
 
+verify::LeafValues graph_leaf_values(const Graph& graph, uint64_t seed) {
+  verify::LeafValues values;
+  for (const Tensor* leaf : graph.leafs()) {
+    values[leaf] =
+        leaf->has_flag(kTensorInput) ? input_values(graph, *leaf, seed) : weight_values(*leaf, seed);
+  }
+  return values;
+}
+
 void fill_weights(const Graph& graph, uint64_t seed) {
   for (Tensor* leaf : graph.leafs()) {
     if (!leaf->has_flag(kTensorInput)) write_elements(*leaf, weight_values(*leaf, seed));
@@ -180,6 +168,20 @@ void fill_inputs(const Graph& graph, uint64_t seed) {
   for (Tensor* leaf : graph.leafs()) {
     if (leaf->has_flag(kTensorInput)) write_elements(*leaf, input_values(graph, *leaf, seed));
   }
+}
+
+void write_elements(Tensor& t, std::span<const double> values) {
+  if (t.buffer == nullptr) {
+    throw Error(ErrorCode::invalid_argument, fmt::format("cannot fill '{}': it has no memory yet", t.name));
+  }
+  if (values.size() != static_cast<size_t>(t.nelements())) {
+    throw Error(ErrorCode::invalid_argument, fmt::format("cannot fill '{}' ({} elements) with {} values",
+                                                         t.name, t.nelements(), values.size()));
+  }
+  const size_t esize = dtype_size(t.type);
+  std::vector<uint8_t> bytes(values.size() * esize);
+  for (size_t i = 0; i < values.size(); ++i) store_from_double(t.type, bytes.data() + i * esize, values[i]);
+  t.buffer->set_tensor(t, bytes.data(), 0, bytes.size());
 }
 
 std::vector<double> read_elements(const Tensor& t) {
@@ -199,19 +201,6 @@ std::vector<double> read_elements(const Tensor& t) {
           out.push_back(load_as_double(t.type, bytes.data() + at));
         }
   return out;
-}
-
-double normalized_error(std::span<const double> a, std::span<const double> ref) {
-  if (a.size() != ref.size()) return std::numeric_limits<double>::infinity();
-  double err = 0, norm = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::isnan(a[i]) || std::isnan(ref[i])) return std::numeric_limits<double>::infinity();
-    if (a[i] == ref[i]) continue;  // equal infinities (masked values) are no error
-    err += (a[i] - ref[i]) * (a[i] - ref[i]);
-  }
-  for (double r : ref) norm += std::isfinite(r) ? r * r : 0.0;
-  if (!std::isfinite(err)) return std::numeric_limits<double>::infinity();
-  return norm > 0 ? err / norm : err;
 }
 
 }  // namespace bk

@@ -1,8 +1,8 @@
 #pragma once
 // Data for running graphs without a model file: weights placed on devices, seeded random
 // values, and the comparison of outputs. Used by `bkctl sched --run`, the scheduler tests and
-// the benchmark; the values depend only on the seed and the tensor's name and shape, so two
-// graphs built alike get the same numbers.
+// the benchmark; the values depend only on the seed and the tensor's name and shape (and, for
+// inputs, the op that reads them), so two graphs built alike get the same numbers.
 
 #include <cstdint>
 #include <memory>
@@ -11,6 +11,7 @@
 
 #include "bk/device.h"
 #include "bk/graph.h"
+#include "probe/verify/reference.h"
 
 namespace bk {
 
@@ -36,16 +37,23 @@ class WeightStore {
   std::vector<std::unique_ptr<Buffer>> buffers_;
 };
 
-// Seeded values for every weight (matrices ~U(-1,1)/sqrt(K), norm weights ~1, biases ~0).
+// Seeded values for every leaf, as doubles in logical order (before rounding to the leaf's
+// dtype), from verify/rng.h. Weights (leafs not flagged input): matrices ~U(-1,1)/sqrt(K),
+// norm weights ~1, biases ~0. Inputs by what reads them: get_rows indices in range, rope
+// positions 0..n-1, soft_max masks causal (0 on and below the diagonal, -inf above), other I32
+// inputs in 0..15, anything else ~U(-1,1). These are what fill_weights and fill_inputs write,
+// and what the float64 reference (verify/reference.h) starts from to judge the outputs.
+verify::LeafValues graph_leaf_values(const Graph& graph, uint64_t seed);
+
+// Write graph_leaf_values() into the leafs' memory: the weights, the inputs. Every leaf must
+// have memory (Error(invalid_argument) otherwise).
 void fill_weights(const Graph& graph, uint64_t seed);
-// Inputs by what reads them: get_rows indices in range, rope positions 0..n-1, soft_max masks
-// causal (0 on and below the diagonal, -inf above), anything else ~U(-1,1).
 void fill_inputs(const Graph& graph, uint64_t seed);
 
-// A tensor's elements as doubles, in logical order, from any buffer.
+// Writes values (logical order) into a packed tensor through its buffer, converted to its
+// dtype. Error(invalid_argument) when it has no memory or the count is not its element count.
+void write_elements(Tensor& tensor, std::span<const double> values);
+// A tensor's elements as doubles, in logical order, from any buffer, through its strides.
 std::vector<double> read_elements(const Tensor& tensor);
-// sum((a - ref)^2) / sum(ref^2) (or the plain sum when ref is all zero); +inf for a NaN or a
-// size mismatch, so that a wrong result never passes.
-double normalized_error(std::span<const double> a, std::span<const double> ref);
 
 }  // namespace bk

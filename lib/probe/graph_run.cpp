@@ -1,5 +1,11 @@
 #include "probe/graph_run.h"
 
+#include <fmt/format.h>
+
+#include "bk/error.h"
+#include "probe/verify/limits.h"
+#include "probe/verify/reference.h"
+
 namespace bk {
 
 std::vector<std::vector<double>> evaluate_graph(Graph& graph, Scheduler& sched, const GraphRun& run,
@@ -16,13 +22,20 @@ std::vector<std::vector<double>> evaluate_graph(Graph& graph, Scheduler& sched, 
   return outputs;
 }
 
-std::vector<std::vector<double>> evaluate_on_cpu(Graph& graph, Device& cpu, uint64_t seed) {
-  std::unique_ptr<Backend> backend = cpu.init_backend();
-  Scheduler sched({backend.get()});
-  Device* devices[] = {&cpu};
-  const std::vector<size_t> device_of(weights_in_use_order(graph).size(), 0);
-  WeightStore store;
-  return evaluate_graph(graph, sched, {devices, device_of, seed, 1}, store);
+std::vector<verify::NmseCheck> check_graph_outputs(const Graph& graph, uint64_t seed,
+                                                   const std::vector<std::vector<double>>& got) {
+  if (got.size() != graph.outputs().size()) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("{} results for a graph of {} outputs", got.size(), graph.outputs().size()));
+  }
+  const verify::Reference reference(graph, graph_leaf_values(graph, seed));
+  const double limit = verify::graph_limit(graph);
+  std::vector<verify::NmseCheck> checks;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const Tensor& out = *graph.outputs()[i];
+    checks.push_back(verify::check_nmse(got[i], reference.values(out), limit, out));
+  }
+  return checks;
 }
 
 }  // namespace bk

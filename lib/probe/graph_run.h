@@ -1,6 +1,7 @@
 #pragma once
-// Evaluating a graph with random data through a scheduler: what `bkctl sched --run` and the
-// scheduler tests do to prove that a split graph computes what the CPU alone computes.
+// Evaluating a graph with seeded data through a scheduler, and judging its outputs against the
+// float64 reference: what `bkctl sched --run`, `bkctl bench --graph` and the scheduler tests do
+// to prove that a split graph computes what the graph means.
 
 #include <cstdint>
 #include <span>
@@ -9,6 +10,7 @@
 #include "bk/device.h"
 #include "bk/scheduler.h"
 #include "probe/graph_data.h"
+#include "probe/verify/nmse.h"
 
 namespace bk {
 
@@ -20,11 +22,17 @@ struct GraphRun {
 };
 
 // Places and fills the weights (kept in `store`), allocates the graph with `sched`, fills the
-// inputs, computes, synchronizes, and returns each output's elements in graph.outputs() order.
+// inputs (graph_leaf_values(graph, run.seed)), computes, synchronizes, and returns each
+// output's elements in graph.outputs() order. Errors are the devices' and the scheduler's.
 std::vector<std::vector<double>> evaluate_graph(Graph& graph, Scheduler& sched, const GraphRun& run,
                                                 WeightStore& store);
 
-// The same graph on `cpu` alone (a CPU-type device; weights in host memory): the reference.
-std::vector<std::vector<double>> evaluate_on_cpu(Graph& graph, Device& cpu, uint64_t seed);
+// Judges `got` (one entry per output, as evaluate_graph returns them) against the float64
+// reference evaluated on the same graph from graph_leaf_values(graph, seed), every output
+// against verify::graph_limit(graph). One check per output, in graph.outputs() order. The
+// reference costs one float64 pass over the graph (see verify/reference.h); it reads only the
+// graph's shapes, not its memory. Error(invalid_argument) when got does not match the outputs.
+std::vector<verify::NmseCheck> check_graph_outputs(const Graph& graph, uint64_t seed,
+                                                   const std::vector<std::vector<double>>& got);
 
 }  // namespace bk

@@ -4,16 +4,14 @@
 #include <chrono>
 #include <cstring>
 
+#include "probe/verify/rng.h"
+
 namespace bk {
 namespace {
 
 constexpr uint64_t kSeed = 0x6b6b63746c5f6b62ULL;  // arbitrary; fixed so runs are comparable
 
-uint64_t splitmix64_mix(uint64_t z) noexcept {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+using verify::splitmix64_mix;  // a bijection: distinct words in, distinct words out
 
 using Clock = std::chrono::steady_clock;
 

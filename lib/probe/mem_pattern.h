@@ -5,7 +5,8 @@
 // that both share one implementation.
 //
 // Patterns, word i being the i-th 64-bit little-endian word of the buffer:
-//   random        splitmix64 of a per-buffer seed plus i: a bijection, so every word differs
+//   random        splitmix64 of a per-buffer seed plus i (the output function of
+//                 probe/verify/rng.h, verify::splitmix64_mix): a bijection, so every word differs
 //                 from every other and from other buffers' words at the same offset, and a stuck
 //                 or aliased address line reads back a word that belongs elsewhere.
 //   address       i * 8, the word's own byte offset ("address in address"): catches aliasing

@@ -11,8 +11,12 @@
 #include "bk/graph.h"
 #include "bk/ops.h"
 #include "bk/units.h"
+#include "probe/graph_data.h"
 #include "probe/mem_pattern.h"
-#include "probe/smoke_graph.h"
+#include "probe/verify/device_run.h"
+#include "probe/verify/limits.h"
+#include "probe/verify/nmse.h"
+#include "probe/verify/reference.h"
 
 namespace bk {
 namespace {
@@ -144,8 +148,8 @@ SmokeOutcome check_events(Device& device, const SmokeSettings&) {
     return verdict(SmokeStatus::skipped, "events are checked on an add, which " + device.name() +
                                              " does not run: " + device.unsupported_reason(sum));
   }
-  SmokeGraphRun run(device, graph);
-  const SmokeInputs inputs = smoke_random_inputs(graph, 11);
+  verify::DeviceRun run(device, graph);
+  const verify::LeafValues inputs = graph_leaf_values(graph, 11);
   run.write_inputs(inputs);
   std::unique_ptr<Backend> backend = device.init_backend();
   std::unique_ptr<Event> event = device.create_event();
@@ -153,16 +157,17 @@ SmokeOutcome check_events(Device& device, const SmokeSettings&) {
   event->record(*backend);
   event->synchronize();
   // The event says the add is done: its result must be there before the stream is synchronized.
-  const double nmse = smoke_nmse(run.read(sum), smoke_reference(graph, inputs).at(&sum));
+  const verify::Values got = run.read(sum);
   backend->synchronize();
+  const verify::NmseCheck check =
+      verify::check_nmse(got, verify::Reference(graph, inputs).values(sum), verify::graph_limit(graph), sum);
   SmokeOutcome outcome =
-      nmse <= 1e-10
-          ? verdict(SmokeStatus::pass,
-                    "an event recorded after a compute was reached with its result in place")
-          : verdict(SmokeStatus::fail, fmt::format("{}: after the event recorded behind an add was reached, "
-                                                   "the result was wrong or missing (NMSE {:.3g})",
-                                                   device.name(), nmse));
-  if (std::isfinite(nmse)) outcome.metrics = {{"nmse", nmse}};
+      check.ok ? verdict(SmokeStatus::pass,
+                         "an event recorded after a compute was reached with its result in place")
+               : verdict(SmokeStatus::fail, fmt::format("{}: after the event recorded behind an add was "
+                                                        "reached, the result was wrong or missing: {}",
+                                                        device.name(), check.message));
+  if (std::isfinite(check.nmse)) outcome.metrics = {{"nmse", check.nmse}};
   return outcome;
 }
 

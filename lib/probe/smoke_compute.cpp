@@ -8,9 +8,13 @@
 
 #include "bk/graph.h"
 #include "bk/ops.h"
+#include "probe/graph_data.h"
 #include "probe/smoke_checks.h"
-#include "probe/smoke_graph.h"
 #include "probe/stats.h"
+#include "probe/verify/device_run.h"
+#include "probe/verify/limits.h"
+#include "probe/verify/nmse.h"
+#include "probe/verify/reference.h"
 
 namespace bk {
 namespace {
@@ -28,12 +32,27 @@ SmokeOutcome verdict(SmokeStatus status, std::string message) {
   return outcome;
 }
 
-// One conformance case: a graph with one output and the NMSE it must stay under. The limits
-// are the conformance suite's (tests/conformance/nmse_limits.h) for these ops and dtypes.
+// One conformance case: a graph with one output, judged against the float64 reference with
+// the limit of its op and dtypes (probe/verify/limits.h, the conformance suite's table).
 struct SmokeCase {
   std::string_view name;
-  double limit;
   std::function<Tensor&(GraphBuilder&)> build;
+};
+
+// Runs `graph` on the device from seeded inputs (probe/graph_data.h) and judges `out`.
+struct JudgedRun {
+  verify::DeviceRun run;
+  Tensor* out;
+  verify::Values want;
+  double limit;
+
+  JudgedRun(Device& device, Graph& graph, Tensor& output, uint64_t seed)
+      : run(device, graph), out(&output), limit(verify::graph_limit(graph)) {
+    verify::LeafValues inputs = graph_leaf_values(graph, seed);
+    run.write_inputs(inputs);
+    want = verify::Reference(graph, std::move(inputs)).values(output);
+  }
+  verify::NmseCheck check() const { return verify::check_nmse(run.read(*out), want, limit, *out); }
 };
 
 Tensor& input(GraphBuilder& g, DType type, int64_t ne0, int64_t ne1, const char* name) {
@@ -42,25 +61,25 @@ Tensor& input(GraphBuilder& g, DType type, int64_t ne0, int64_t ne1, const char*
 
 const std::vector<SmokeCase>& smoke_cases() {
   static const std::vector<SmokeCase> cases = {
-      {"mul_mat_f32_67x33x9", 1e-6,
+      {"mul_mat_f32_67x33x9",
        [](GraphBuilder& g) -> Tensor& {
          return ops::mul_mat(g, input(g, DType::F32, 67, 33, "w"), input(g, DType::F32, 67, 9, "x"));
        }},
-      {"mul_mat_f16_64x32x5", 5e-6,
+      {"mul_mat_f16_64x32x5",
        [](GraphBuilder& g) -> Tensor& {
          return ops::mul_mat(g, input(g, DType::F16, 64, 32, "w"), input(g, DType::F32, 64, 5, "x"));
        }},
-      {"add_f32_129x7_row", 1e-10,
+      {"add_f32_129x7_row",
        [](GraphBuilder& g) -> Tensor& {
          return ops::add(g, input(g, DType::F32, 129, 7, "a"), input(g, DType::F32, 129, 1, "b"));
        }},
-      {"rms_norm_f32_257x3", 5e-7,
+      {"rms_norm_f32_257x3",
        [](GraphBuilder& g) -> Tensor& { return ops::rms_norm(g, input(g, DType::F32, 257, 3, "a"), 1e-5f); }},
-      {"soft_max_f32_100x4", 5e-7,
+      {"soft_max_f32_100x4",
        [](GraphBuilder& g) -> Tensor& {
          return ops::soft_max(g, input(g, DType::F32, 100, 4, "a"), nullptr, 0.5f);
        }},
-      {"silu_f32_1000", 5e-7,
+      {"silu_f32_1000",
        [](GraphBuilder& g) -> Tensor& { return ops::silu(g, input(g, DType::F32, 1000, 1, "a")); }},
   };
   return cases;
@@ -83,16 +102,14 @@ void run_case(Device& device, Backend& backend, const SmokeCase& c, uint64_t see
       return;
     }
   }
-  SmokeGraphRun run(device, graph);
-  const SmokeInputs inputs = smoke_random_inputs(graph, seed);
-  run.write_inputs(inputs);
-  run.compute(backend);
-  const double nmse = smoke_nmse(run.read(out), smoke_reference(graph, inputs).at(&out));
-  if (nmse <= c.limit) {
+  JudgedRun judged(device, graph, out, seed);
+  judged.run.compute(backend);
+  const verify::NmseCheck check = judged.check();
+  if (check.ok) {
     ++tally.passed;
-    tally.worst_ratio = std::max(tally.worst_ratio, nmse / c.limit);
+    tally.worst_ratio = std::max(tally.worst_ratio, check.limit > 0 ? check.nmse / check.limit : 0.0);
   } else {
-    tally.failed.push_back(fmt::format("{} NMSE {:.3g} > limit {:.0e}", c.name, nmse, c.limit));
+    tally.failed.push_back(fmt::format("{}: {}", c.name, check.message));
   }
 }
 
@@ -100,10 +117,8 @@ void run_case(Device& device, Backend& backend, const SmokeCase& c, uint64_t see
 struct Matmul {
   static constexpr int64_t kSize = 256;
   GraphBuilder builder;
-  Tensor* out = nullptr;
   Graph graph;
-  SmokeValues want;
-  std::unique_ptr<SmokeGraphRun> run;
+  std::unique_ptr<JudgedRun> judged;
   std::unique_ptr<Backend> backend;
 
   static double flops() { return 2.0 * kSize * kSize * kSize; }
@@ -111,29 +126,24 @@ struct Matmul {
   bool build(Device& device, std::string& reason) {
     Tensor& w = input(builder, DType::F32, kSize, kSize, "w");
     Tensor& x = input(builder, DType::F32, kSize, kSize, "x");
-    out = &ops::mul_mat(builder, w, x);
-    graph = builder.build({out});
-    if (!device.supports_op(*out)) {
-      reason = device.unsupported_reason(*out);
+    Tensor& out = ops::mul_mat(builder, w, x);
+    graph = builder.build({&out});
+    if (!device.supports_op(out)) {
+      reason = device.unsupported_reason(out);
       return false;
     }
-    run = std::make_unique<SmokeGraphRun>(device, graph);
-    const SmokeInputs inputs = smoke_random_inputs(graph, 5);
-    run->write_inputs(inputs);
-    want = smoke_reference(graph, inputs).at(out);
+    judged = std::make_unique<JudgedRun>(device, graph, out, 5);
     backend = device.init_backend();
     return true;
   }
   // One compute, waited for; returns its seconds.
   double time_once() {
     const Clock::time_point start = Clock::now();
-    run->compute(*backend);
+    judged->run.compute(*backend);
     return seconds_since(start);
   }
-  double nmse() const { return smoke_nmse(run->read(*out), want); }
+  verify::NmseCheck check() const { return judged->check(); }
 };
-
-constexpr double kMatmulLimit = 1e-6;  // the conformance suite's f32 mul_mat limit
 
 void add_throughput(SmokeOutcome& outcome, const SampleStats& gflops) {
   outcome.metrics.push_back({"median_gflops", gflops.median});
@@ -181,11 +191,9 @@ SmokeOutcome smoke_matmul(Device& device, const SmokeSettings& settings) {
   std::string reason;
   if (!mm.build(device, reason)) return verdict(SmokeStatus::skipped, "f32 mul_mat unsupported: " + reason);
   mm.time_once();  // warm-up: pipelines, caches
-  const double nmse = mm.nmse();
-  if (!(nmse <= kMatmulLimit)) {
+  if (const verify::NmseCheck check = mm.check(); !check.ok) {
     return verdict(SmokeStatus::fail,
-                   fmt::format("{}: the 256x256x256 f32 matmul is wrong (NMSE {:.3g} > {:.0e})",
-                               device.name(), nmse, kMatmulLimit));
+                   fmt::format("{}: the 256x256x256 f32 matmul is wrong: {}", device.name(), check.message));
   }
   // Medians of at least 5 repetitions, up to about half a second of them.
   std::vector<double> gflops;
@@ -216,10 +224,10 @@ SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
   const Clock::time_point start = Clock::now();
   while (gflops.empty() || seconds_since(start) < settings.duration_seconds) {
     gflops.push_back(Matmul::flops() / mm.time_once() / 1e9);
-    const double nmse = mm.nmse();  // every result, so a fault that comes with heat shows
-    if (!(nmse <= kMatmulLimit)) {
+    const verify::NmseCheck check = mm.check();  // every result, so a fault that comes with heat shows
+    if (!check.ok) {
       ++wrong;
-      worst = std::isfinite(nmse) ? std::max(worst, nmse) : worst;
+      worst = std::isfinite(check.nmse) ? std::max(worst, check.nmse) : worst;
     }
   }
   const SampleStats stats = summarize(gflops);

@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bkctl_cli import CliTestCase, run  # noqa: E402
+from bkctl_cli import CliTestCase, run, validate  # noqa: E402
 
 SIMS = "gpu0:type=gpu,ops=mul_mat+add,mem=8GiB;gpu1:type=gpu,mem=1GiB;host:type=cpu"
 SIM_ENV = {"BK_SIM_DEVICES": SIMS}
@@ -144,7 +144,6 @@ class GraphFileInput(GraphFiles, CliTestCase):
         self.assertEqual([n["name"] for n in doc["nodes"]], ["h", "n", "out"])
 
     def test_the_good_file_matches_the_graph_schema(self):
-        from bkctl_cli import validate
         validate(json.loads(graph_file(GOOD_TENSORS)), "bk.graph.v1.json")
 
     def test_malformed_files_exit_2_naming_the_offending_tensor(self):
@@ -192,10 +191,10 @@ class UsageErrors(CliTestCase):
                                 "'gpu0'", "plugin sim failed", "'frob'")
 
 
-class RunAgainstCpu(CliTestCase):
-    """--run computes on the chosen devices and on the CPU alone and compares the outputs."""
+class RunAgainstTheReference(CliTestCase):
+    """--run computes on the chosen devices and compares the outputs with the float64 reference."""
 
-    def test_split_graph_matches_the_cpu(self):
+    def test_split_graph_matches_the_reference(self):
         async_sims = {"BK_SIM_DEVICES": "gpu0:ops=mul_mat+add,async=yes;gpu1:async=yes,events=no"}
         for graph, env in [("mlp", SIM_ENV), ("attention", SIM_ENV), ("transformer", SIM_ENV),
                            ("transformer", async_sims)]:
@@ -208,7 +207,18 @@ class RunAgainstCpu(CliTestCase):
                 for out in doc["run"]["outputs"]:
                     self.assertLessEqual(out["normalized_error"], doc["run"]["limit"])
 
-    def test_a_graph_split_between_vulkan_and_the_cpu_matches_the_cpu(self):
+    def test_a_device_with_wrong_results_fails_the_run(self):
+        # The simulated fault adds 1 + |x| to element 0 of every f32 node gpu0 computes.
+        result = sched("--graph", "mlp", "--layers", "1", "--hidden", "64", "--batch", "4", "--devices", "gpu0",
+                       "--weights-on", "gpu0", "--run", "--json", env={"BK_SIM_DEVICES": "gpu0:fault=wrong_results"})
+        self.assertEqual(result.returncode, 1, result.stderr)
+        doc = json.loads(result.stdout)
+        validate(doc, "bk.sched.v1.json")
+        self.assertEqual(doc["run"]["reference"], "float64")
+        self.assertFalse(doc["run"]["ok"])
+        self.assertGreater(doc["run"]["outputs"][0]["normalized_error"], doc["run"]["limit"])
+
+    def test_a_graph_split_between_vulkan_and_the_cpu_matches_the_reference(self):
         listing = run("devices", "--json")
         vulkan = [d["name"] for d in json.loads(listing.stdout)["devices"] if d["name"].startswith("Vulkan")]
         if not vulkan:

@@ -1,16 +1,9 @@
 // get_rows, cpy / cast between every pair of float dtypes, cont, and the views as sources and
 // as outputs.
 #include "cases_util.h"
-#include "nmse_limits.h"
 
 namespace bk::conformance {
 namespace {
-
-// Exact unless the destination is narrower than the source.
-double copy_limit(DType from, DType to) {
-  const bool widening = from == to || to == DType::F32;
-  return widening ? kExact : narrowing_limit(to);
-}
 
 void add_get_rows(std::vector<Case>& out, DType t) {
   struct Shapes {
@@ -26,7 +19,6 @@ void add_get_rows(std::vector<Case>& out, DType t) {
   for (const Shapes& s : shapes) {
     out.push_back(make_case(
         fmt::format("get_rows_{}_{}_{}{}", dt(t), shape_name(s.table), s.ids[0], s.variant), "get_rows", t,
-        kExact,
         [=] {
           GraphBuilder g;
           Tensor& r = ops::get_rows(g, g.weight(t, s.table, "table"), g.input(DType::I32, s.ids, "ids"));
@@ -34,7 +26,7 @@ void add_get_rows(std::vector<Case>& out, DType t) {
         },
         {{"ids", integers(0, s.table[1])}}));
   }
-  out.push_back(make_case(fmt::format("get_rows_{}_33x100_7_transposed_table", dt(t)), "get_rows", t, kExact,
+  out.push_back(make_case(fmt::format("get_rows_{}_33x100_7_transposed_table", dt(t)), "get_rows", t,
                           [=] {
                             GraphBuilder g;
                             Tensor& table = ops::transpose(g, g.weight(t, {100, 33, 1, 1}, "table"));
@@ -45,19 +37,18 @@ void add_get_rows(std::vector<Case>& out, DType t) {
 }
 
 void add_conversions(std::vector<Case>& out, DType from, DType to) {
-  const double limit = copy_limit(from, to);
   const std::string pair = fmt::format("{}_{}", dt(from), dt(to));
-  out.push_back(make_case(fmt::format("cpy_{}_4097x3", pair), "cpy", to, limit, [=] {
+  out.push_back(make_case(fmt::format("cpy_{}_4097x3", pair), "cpy", to, [=] {
     GraphBuilder g;
     Tensor& r = ops::cpy(g, g.input(from, {4097, 3, 1, 1}, "a"), g.input(to, {4097, 3, 1, 1}, "b"));
     return g.build({&r});
   }));
-  out.push_back(make_case(fmt::format("cast_{}_33x7x2", pair), "cpy", to, limit, [=] {
+  out.push_back(make_case(fmt::format("cast_{}_33x7x2", pair), "cpy", to, [=] {
     GraphBuilder g;
     Tensor& r = ops::cast(g, g.input(from, {33, 7, 2, 1}, "a"), to);
     return g.build({&r});
   }));
-  out.push_back(make_case(fmt::format("cpy_{}_33x7_transposed_src", pair), "cpy", to, limit, [=] {
+  out.push_back(make_case(fmt::format("cpy_{}_33x7_transposed_src", pair), "cpy", to, [=] {
     GraphBuilder g;
     Tensor& a = ops::transpose(g, g.input(from, {7, 33, 1, 1}, "a"));
     Tensor& r = ops::cpy(g, a, g.input(to, {33, 7, 1, 1}, "b"));
@@ -67,7 +58,7 @@ void add_conversions(std::vector<Case>& out, DType from, DType to) {
 
 void add_copy_layouts(std::vector<Case>& out) {
   // A new K/V entry written into rows 3..9 of a cache: the destination is a view at an offset.
-  out.push_back(make_case("cpy_f32_f16_64x7_into_view", "cpy", DType::F16, narrowing_limit(DType::F16), [] {
+  out.push_back(make_case("cpy_f32_f16_64x7_into_view", "cpy", DType::F16, [] {
     GraphBuilder g;
     Tensor& cache = g.input(DType::F16, {64, 16, 1, 1}, "cache");
     Tensor& slot = ops::view(g, cache, {64, 7, 1, 1}, cache.nb, 3 * cache.nb[1]);
@@ -75,7 +66,7 @@ void add_copy_layouts(std::vector<Case>& out) {
     return g.build({&r});
   }));
   // The V cache is stored transposed: the destination view is strided in dim 0.
-  out.push_back(make_case("cpy_f32_f32_7x64_into_transposed_view", "cpy", DType::F32, kExact, [] {
+  out.push_back(make_case("cpy_f32_f32_7x64_into_transposed_view", "cpy", DType::F32, [] {
     GraphBuilder g;
     Tensor& cache = g.input(DType::F32, {16, 64, 1, 1}, "cache");  // [tokens, head_dim]
     Tensor& slot = ops::view(g, cache, {64, 7, 1, 1},
@@ -83,7 +74,7 @@ void add_copy_layouts(std::vector<Case>& out) {
     Tensor& r = ops::cpy(g, g.input(DType::F32, {64, 7, 1, 1}, "a"), slot);
     return g.build({&r, &cache});
   }));
-  out.push_back(make_case("cpy_f32_bf16_6x2_to_3x4", "cpy", DType::BF16, narrowing_limit(DType::BF16), [] {
+  out.push_back(make_case("cpy_f32_bf16_6x2_to_3x4", "cpy", DType::BF16, [] {
     GraphBuilder g;
     Tensor& r = ops::cpy(g, g.input(DType::F32, {6, 2, 1, 1}, "a"), g.input(DType::BF16, {3, 4, 1, 1}, "b"));
     return g.build({&r});
@@ -104,15 +95,14 @@ void add_cont(std::vector<Case>& out, DType t) {
   for (const Layout& l : layouts) {
     Shape ne{};
     for (size_t i = 0; i < kMaxDims; ++i) ne[static_cast<size_t>(l.axes[i])] = l.stored[i];
-    out.push_back(
-        make_case(fmt::format("cont_{}_{}_{}", dt(t), shape_name(ne), l.variant), "cont", t, kExact, [=] {
-          GraphBuilder g;
-          Tensor& r = ops::cont(g, ops::permute(g, g.input(t, l.stored, "a"), l.axes));
-          return g.build({&r});
-        }));
+    out.push_back(make_case(fmt::format("cont_{}_{}_{}", dt(t), shape_name(ne), l.variant), "cont", t, [=] {
+      GraphBuilder g;
+      Tensor& r = ops::cont(g, ops::permute(g, g.input(t, l.stored, "a"), l.axes));
+      return g.build({&r});
+    }));
   }
   // Every other column of a [33, 14] tensor, from column 1.
-  out.push_back(make_case(fmt::format("cont_{}_16x14_view_strided", dt(t)), "cont", t, kExact, [=] {
+  out.push_back(make_case(fmt::format("cont_{}_16x14_view_strided", dt(t)), "cont", t, [=] {
     GraphBuilder g;
     Tensor& a = g.input(t, {33, 14, 1, 1}, "a");
     Tensor& v = ops::view(g, a, {16, 14, 1, 1}, {2 * a.nb[0], a.nb[1], a.nbytes(), a.nbytes()}, a.nb[0]);
@@ -122,28 +112,25 @@ void add_cont(std::vector<Case>& out, DType t) {
 }
 
 void add_views(std::vector<Case>& out, DType t) {
-  out.push_back(
-      make_case(fmt::format("reshape_{}_33x7x2_add", dt(t)), "reshape", t, arithmetic_limit(t), [=] {
-        GraphBuilder g;
-        Tensor& a = ops::reshape(g, g.input(t, {33, 14, 1, 1}, "a"), {33, 7, 2, 1});
-        Tensor& r = ops::add(g, a, g.input(t, {33, 1, 1, 1}, "b"));
-        return g.build({&r});
-      }));
+  out.push_back(make_case(fmt::format("reshape_{}_33x7x2_add", dt(t)), "reshape", t, [=] {
+    GraphBuilder g;
+    Tensor& a = ops::reshape(g, g.input(t, {33, 14, 1, 1}, "a"), {33, 7, 2, 1});
+    Tensor& r = ops::add(g, a, g.input(t, {33, 1, 1, 1}, "b"));
+    return g.build({&r});
+  }));
   // The output is itself a view: the device must compute its source and leave the layout alone.
-  out.push_back(
-      make_case(fmt::format("transpose_{}_7x33_of_scale", dt(t)), "transpose", t, arithmetic_limit(t), [=] {
-        GraphBuilder g;
-        Tensor& r = ops::transpose(g, ops::scale(g, g.input(t, {33, 7, 1, 1}, "a"), 2.0f));
-        return g.build({&r});
-      }));
-  out.push_back(
-      make_case(fmt::format("view_{}_33x3_rows_of_mul", dt(t)), "view", t, arithmetic_limit(t), [=] {
-        GraphBuilder g;
-        Tensor& a = g.input(t, {33, 7, 1, 1}, "a");
-        Tensor& rows = ops::view(g, a, {33, 3, 1, 1}, a.nb, 2 * a.nb[1]);
-        Tensor& r = ops::mul(g, rows, g.input(t, {33, 3, 1, 1}, "b"));
-        return g.build({&r});
-      }));
+  out.push_back(make_case(fmt::format("transpose_{}_7x33_of_scale", dt(t)), "transpose", t, [=] {
+    GraphBuilder g;
+    Tensor& r = ops::transpose(g, ops::scale(g, g.input(t, {33, 7, 1, 1}, "a"), 2.0f));
+    return g.build({&r});
+  }));
+  out.push_back(make_case(fmt::format("view_{}_33x3_rows_of_mul", dt(t)), "view", t, [=] {
+    GraphBuilder g;
+    Tensor& a = g.input(t, {33, 7, 1, 1}, "a");
+    Tensor& rows = ops::view(g, a, {33, 3, 1, 1}, a.nb, 2 * a.nb[1]);
+    Tensor& r = ops::mul(g, rows, g.input(t, {33, 3, 1, 1}, "b"));
+    return g.build({&r});
+  }));
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 // add, mul, scale, silu, gelu: odd sizes, every broadcast shape, non-contiguous sources.
 #include "cases_util.h"
-#include "nmse_limits.h"
 
 namespace bk::conformance {
 namespace {
@@ -27,27 +26,25 @@ constexpr Broadcast kBroadcasts[] = {
 
 void add_binary(std::vector<Case>& out, const char* op, BinaryFn fn, DType t) {
   for (const Broadcast& bc : kBroadcasts) {
-    out.push_back(make_case(fmt::format("{}_{}_{}{}", op, dt(t), shape_name(bc.a), bc.variant), op, t,
-                            arithmetic_limit(t), [=] {
-                              GraphBuilder g;
-                              Tensor& r = fn(g, g.input(t, bc.a, "a"), g.input(t, bc.b, "b"));
-                              return g.build({&r});
-                            }));
+    out.push_back(make_case(fmt::format("{}_{}_{}{}", op, dt(t), shape_name(bc.a), bc.variant), op, t, [=] {
+      GraphBuilder g;
+      Tensor& r = fn(g, g.input(t, bc.a, "a"), g.input(t, bc.b, "b"));
+      return g.build({&r});
+    }));
   }
   // Non-contiguous: a transposed ([7, 33] stored, read as [33, 7]), then b permuted.
-  out.push_back(make_case(fmt::format("{}_{}_33x7_transposed_a", op, dt(t)), op, t, arithmetic_limit(t), [=] {
+  out.push_back(make_case(fmt::format("{}_{}_33x7_transposed_a", op, dt(t)), op, t, [=] {
     GraphBuilder g;
     Tensor& a = ops::transpose(g, g.input(t, {7, 33, 1, 1}, "a"));
     Tensor& r = fn(g, a, g.input(t, {33, 7, 1, 1}, "b"));
     return g.build({&r});
   }));
-  out.push_back(
-      make_case(fmt::format("{}_{}_33x7x4_permuted_b_bcast", op, dt(t)), op, t, arithmetic_limit(t), [=] {
-        GraphBuilder g;
-        Tensor& b = ops::permute(g, g.input(t, {33, 2, 7, 1}, "b"), {0, 2, 1, 3});  // read as [33, 7, 2]
-        Tensor& r = fn(g, g.input(t, {33, 7, 4, 1}, "a"), b);
-        return g.build({&r});
-      }));
+  out.push_back(make_case(fmt::format("{}_{}_33x7x4_permuted_b_bcast", op, dt(t)), op, t, [=] {
+    GraphBuilder g;
+    Tensor& b = ops::permute(g, g.input(t, {33, 2, 7, 1}, "b"), {0, 2, 1, 3});  // read as [33, 7, 2]
+    Tensor& r = fn(g, g.input(t, {33, 7, 4, 1}, "a"), b);
+    return g.build({&r});
+  }));
 }
 
 void add_unary(std::vector<Case>& out, const char* op, UnaryFn fn, DType t) {
@@ -55,7 +52,7 @@ void add_unary(std::vector<Case>& out, const char* op, UnaryFn fn, DType t) {
   const std::map<std::string, LeafFill> wide{{"a", magnitudes(0.1, 6.0)}};
   for (Shape ne : {Shape{1, 1, 1, 1}, Shape{33, 7, 1, 1}, Shape{4097, 2, 1, 1}, Shape{7, 3, 5, 2}}) {
     out.push_back(make_case(
-        fmt::format("{}_{}_{}", op, dt(t), shape_name(ne)), op, t, transcendental_limit(t),
+        fmt::format("{}_{}_{}", op, dt(t), shape_name(ne)), op, t,
         [=] {
           GraphBuilder g;
           Tensor& r = fn(g, g.input(t, ne, "a"));
@@ -64,7 +61,7 @@ void add_unary(std::vector<Case>& out, const char* op, UnaryFn fn, DType t) {
         wide));
   }
   out.push_back(make_case(
-      fmt::format("{}_{}_33x7_transposed", op, dt(t)), op, t, transcendental_limit(t),
+      fmt::format("{}_{}_33x7_transposed", op, dt(t)), op, t,
       [=] {
         GraphBuilder g;
         Tensor& r = fn(g, ops::transpose(g, g.input(t, {7, 33, 1, 1}, "a")));
@@ -75,20 +72,18 @@ void add_unary(std::vector<Case>& out, const char* op, UnaryFn fn, DType t) {
 
 void add_scale(std::vector<Case>& out, DType t) {
   for (Shape ne : {Shape{1, 1, 1, 1}, Shape{4097, 3, 1, 1}}) {
-    out.push_back(
-        make_case(fmt::format("scale_{}_{}", dt(t), shape_name(ne)), "scale", t, arithmetic_limit(t), [=] {
-          GraphBuilder g;
-          Tensor& r = ops::scale(g, g.input(t, ne, "a"), -0.37f);
-          return g.build({&r});
-        }));
+    out.push_back(make_case(fmt::format("scale_{}_{}", dt(t), shape_name(ne)), "scale", t, [=] {
+      GraphBuilder g;
+      Tensor& r = ops::scale(g, g.input(t, ne, "a"), -0.37f);
+      return g.build({&r});
+    }));
   }
-  out.push_back(
-      make_case(fmt::format("scale_{}_33x7x2_permuted", dt(t)), "scale", t, arithmetic_limit(t), [=] {
-        GraphBuilder g;
-        Tensor& a = ops::permute(g, g.input(t, {7, 2, 33, 1}, "a"), {1, 2, 0, 3});  // read as [33, 7, 2]
-        Tensor& r = ops::scale(g, a, 3.5f);
-        return g.build({&r});
-      }));
+  out.push_back(make_case(fmt::format("scale_{}_33x7x2_permuted", dt(t)), "scale", t, [=] {
+    GraphBuilder g;
+    Tensor& a = ops::permute(g, g.input(t, {7, 2, 33, 1}, "a"), {1, 2, 0, 3});  // read as [33, 7, 2]
+    Tensor& r = ops::scale(g, a, 3.5f);
+    return g.build({&r});
+  }));
 }
 
 }  // namespace

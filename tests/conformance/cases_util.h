@@ -16,9 +16,9 @@ inline constexpr std::array<DType, 3> kFloatTypes{DType::F32, DType::F16, DType:
 
 inline std::string dt(DType t) { return std::string(dtype_name(t)); }
 
-inline Case make_case(std::string name, std::string op, DType dtype, double limit,
-                      std::function<Graph()> build, std::map<std::string, LeafFill> fills = {}) {
-  return Case{std::move(name), std::move(op), dtype, limit, std::move(build), std::move(fills)};
+inline Case make_case(std::string name, std::string op, DType dtype, std::function<Graph()> build,
+                      std::map<std::string, LeafFill> fills = {}) {
+  return Case{std::move(name), std::move(op), dtype, std::move(build), std::move(fills)};
 }
 
 // A random sign times a magnitude in [lo, hi).

@@ -6,7 +6,7 @@
 
 #include "bk/error.h"
 #include "bk/graph.h"
-#include "reference.h"
+#include "probe/verify/reference.h"
 
 namespace bk::conformance::testing_only {
 namespace {
@@ -60,7 +60,7 @@ unsigned char* element(const Tensor& t, size_t flat) {
   return static_cast<unsigned char*>(t.data) + at;
 }
 
-void apply_fault(Fault fault, ref::Values& v, bool& skip_last) {
+void apply_fault(Fault fault, verify::Values& v, bool& skip_last) {
   skip_last = fault == Fault::skip_last_element;
   if (v.empty()) return;
   if (fault == Fault::write_nan) v[0] = std::numeric_limits<double>::quiet_NaN();
@@ -78,17 +78,17 @@ class FakeBackend final : public Backend {
   void compute(Graph& graph) override {
     if (device_->fault == Fault::throw_device_error)
       throw Error(ErrorCode::device_error, "Fake0: injected failure");
-    ref::LeafValues leafs;
+    verify::LeafValues leafs;
     for (const Tensor* leaf : graph.leafs()) {
-      ref::Values& v = leafs[leaf];
+      verify::Values& v = leafs[leaf];
       for (size_t i = 0; i < static_cast<size_t>(leaf->nelements()); ++i) {
         v.push_back(load_as_double(leaf->type, element(*leaf, i)));
       }
     }
-    const ref::Reference reference(graph, leafs);
+    const verify::Reference reference(graph, leafs);
     for (const Tensor* node : graph.nodes()) {
       if (op_is_view(node->op)) continue;
-      ref::Values v = reference.values(*node);
+      verify::Values v = reference.values(*node);
       bool skip_last = false;
       if (node->has_flag(kTensorOutput)) apply_fault(device_->fault, v, skip_last);
       const size_t n = skip_last && !v.empty() ? v.size() - 1 : v.size();

@@ -9,25 +9,24 @@
 namespace bk::conformance {
 namespace {
 
-ref::Values uniform(size_t n, double lo, double hi, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> magnitude(lo, hi);
-  std::bernoulli_distribution negative(0.5);
-  ref::Values v(n);
-  for (double& x : v) x = negative(rng) ? -magnitude(rng) : magnitude(rng);
+verify::Values uniform(size_t n, double lo, double hi, verify::SplitMix64& rng) {
+  verify::Values v(n);
+  for (double& x : v) x = rng.signed_uniform(lo, hi);
   return v;
 }
 
-ref::Values integers(size_t n, double lo, double hi, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int64_t> pick(static_cast<int64_t>(lo), static_cast<int64_t>(hi) - 1);
-  ref::Values v(n);
-  for (double& x : v) x = static_cast<double>(pick(rng));
+verify::Values integers(size_t n, double lo, double hi, verify::SplitMix64& rng) {
+  const auto first = static_cast<int64_t>(lo);
+  const auto count = static_cast<uint64_t>(static_cast<int64_t>(hi) - first);
+  verify::Values v(n);
+  for (double& x : v) x = static_cast<double>(first + static_cast<int64_t>(rng.below(count)));
   return v;
 }
 
 // Row i1 of an [n_kv, rows] mask may see keys up to i1 + (n_kv - rows): the rows are the last
 // `rows` query positions of an n_kv-long sequence.
-ref::Values causal(const Shape& ne) {
-  ref::Values v;
+verify::Values causal(const Shape& ne) {
+  verify::Values v;
   v.reserve(static_cast<size_t>(ne[0] * ne[1] * ne[2] * ne[3]));
   for (int64_t i = 0; i < ne[2] * ne[3]; ++i)
     for (int64_t i1 = 0; i1 < ne[1]; ++i1)
@@ -38,7 +37,7 @@ ref::Values causal(const Shape& ne) {
 
 }  // namespace
 
-ref::Values fill_leaf(const Tensor& leaf, const LeafFill& fill, std::mt19937_64& rng) {
+verify::Values fill_leaf(const Tensor& leaf, const LeafFill& fill, verify::SplitMix64& rng) {
   const auto n = static_cast<size_t>(leaf.nelements());
   const bool is_float = dtype_traits(leaf.type).is_float;
   switch (fill.kind) {
@@ -58,8 +57,8 @@ ref::Values fill_leaf(const Tensor& leaf, const LeafFill& fill, std::mt19937_64&
                   leaf.name, dtype_name(leaf.type)));
 }
 
-ref::LeafValues fill_leafs(const Graph& graph, const Case& c, std::mt19937_64& rng) {
-  ref::LeafValues values;
+verify::LeafValues fill_leafs(const Graph& graph, const Case& c, verify::SplitMix64& rng) {
+  verify::LeafValues values;
   for (const Tensor* leaf : graph.leafs()) {
     const auto it = c.fills.find(leaf->name);
     values[leaf] = fill_leaf(*leaf, it != c.fills.end() ? it->second : LeafFill{}, rng);

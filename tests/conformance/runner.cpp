@@ -6,9 +6,10 @@
 #include <exception>
 #include <random>
 
-#include "compare.h"
-#include "device_run.h"
 #include "fill.h"
+#include "probe/verify/device_run.h"
+#include "probe/verify/limits.h"
+#include "probe/verify/nmse.h"
 
 namespace bk::conformance {
 namespace {
@@ -34,15 +35,16 @@ const KnownFailure* find_known(const Device& device, const std::string& name,
 
 // Passed (empty message) or failed (why).
 Outcome execute(Device& device, Backend& backend, const Case& c, Graph& graph, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  const ref::LeafValues inputs = fill_leafs(graph, c, rng);
-  const ref::Reference reference(graph, inputs);
-  DeviceRun run(device, graph);
+  const double limit = verify::graph_limit(graph);
+  verify::SplitMix64 rng(seed);
+  const verify::LeafValues inputs = fill_leafs(graph, c, rng);
+  const verify::Reference reference(graph, inputs);
+  verify::DeviceRun run(device, graph);
   run.write_inputs(inputs);
   run.compute(backend);
   for (const Tensor* out : graph.outputs()) {
-    const Comparison cmp = compare(*out, run.read(*out), reference.values(*out), c.nmse_limit);
-    if (!cmp.ok) return {Verdict::failed, cmp.message};
+    const verify::NmseCheck check = verify::check_nmse(run.read(*out), reference.values(*out), limit, *out);
+    if (!check.ok) return {Verdict::failed, check.message};
   }
   return {Verdict::passed, {}};
 }

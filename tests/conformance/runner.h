@@ -27,8 +27,9 @@ struct Outcome {
 
 // Builds the case's graph; asks the device about every node; places the graph in the device's
 // memory, poisons it, writes fresh random inputs from `seed`, computes on `backend` (a stream of
-// `device`), reads the outputs back and compares them with the float64 reference. Errors thrown
-// by the device become a failed outcome; nothing escapes.
+// `device`), reads the outputs back and judges them against the float64 reference by NMSE, each
+// against the graph's limit (probe/verify). Errors thrown by the device become a failed
+// outcome; nothing escapes.
 Outcome run_case(Device& device, Backend& backend, const Case& c, uint64_t seed);
 
 // The seed for one run: $BK_CONFORMANCE_SEED when set (to replay a failure), else fresh.

@@ -1,6 +1,5 @@
-// `bkctl bench --graph`: whole model graphs through the scheduler, checked against the CPU alone
-// and then timed as evaluations per second.
-#include <fmt/format.h>
+// `bkctl bench --graph`: whole model graphs through the scheduler, checked against the float64
+// reference and then timed as evaluations per second.
 
 #include "bk/op_info.h"
 #include "bk/registry.h"
@@ -15,10 +14,6 @@ namespace bkctl {
 namespace {
 
 constexpr uint64_t kSeed = 1;
-
-double limit_for(bk::DType dtype) {
-  return dtype == bk::DType::F32 ? 1e-6 : dtype == bk::DType::F16 ? 1e-4 : 1e-3;
-}
 
 // The bench device first, then --devices (or the CPU), the CPU last as the scheduler requires.
 std::vector<bk::Device*> graph_devices(DeviceContext& ctx) {
@@ -80,14 +75,10 @@ BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
     const std::vector<size_t> device_of(bk::weights_in_use_order(graph).size(), 0);
     bk::WeightStore store;
     const auto got = bk::evaluate_graph(graph, sched, {devices, device_of, kSeed, 1}, store);
-    bk::Graph reference = bk::build_model_graph(test.graph, params);
-    const auto want = bk::evaluate_on_cpu(reference, bk::Registry::global().device("CPU"), kSeed);
-    for (size_t i = 0; i < got.size(); ++i) {
-      const double err = bk::normalized_error(got[i], want[i]);
-      if (!(err <= limit_for(params.dtype))) {
+    for (const bk::verify::NmseCheck& check : bk::check_graph_outputs(graph, kSeed, got)) {
+      if (!check.ok) {
         result.status = BenchStatus::error;
-        result.reason = fmt::format("output {} differs from the CPU alone: normalised error {:.3g} > {:.0e}",
-                                    graph.outputs()[i]->name, err, limit_for(params.dtype));
+        result.reason = "wrong result against the float64 reference: " + check.message;
         return;
       }
     }

@@ -10,6 +10,7 @@
 #include "bk/ops.h"
 #include "commands/bench/cli.h"
 #include "commands/bench/util.h"
+#include "probe/verify/rng.h"
 
 namespace bkctl {
 namespace {
@@ -30,8 +31,8 @@ std::unique_ptr<Placed> place(bk::BufferType& type, size_t elements) {
 }
 
 void fill_random(float* data, size_t n, uint64_t seed) {
-  Rng rng(seed);
-  for (size_t i = 0; i < n; ++i) data[i] = static_cast<float>(rng.nonzero());
+  bk::verify::SplitMix64 rng(seed);  // never zero, so that a transfer that writes nothing is caught
+  for (size_t i = 0; i < n; ++i) data[i] = static_cast<float>(rng.signed_uniform(0.1, 1.0));
 }
 
 // Host memory for a transfer: pageable (a vector) or from the device's host buffer type.

@@ -1,7 +1,7 @@
 #pragma once
 // `bkctl sched`: the pieces of the command, one file each in commands/sched/ -- the options and
-// the session they set up (setup.cpp), the run against the CPU (run.cpp), and the two outputs,
-// text (text.cpp) and JSON bk.sched/v2 (json.cpp). command.cpp wires them up.
+// the session they set up (setup.cpp), the run against the float64 reference (run.cpp), and
+// the two outputs, text (text.cpp) and JSON bk.sched/v2 (json.cpp). command.cpp wires them up.
 
 #include <cstdint>
 #include <memory>
@@ -41,7 +41,7 @@ struct SchedArgs {
 struct SchedSession {
   SchedSession(const SchedArgs& args, const bk::Registry& registry);
 
-  // A fresh copy of the graph (--run builds a second one for the CPU reference).
+  // A fresh graph from the options (the built-in one or the graph file).
   bk::Graph build_graph() const;
   // A scheduler over the backends with the options and pins applied to `graph`.
   std::unique_ptr<bk::Scheduler> make_scheduler(const bk::Graph& graph) const;
@@ -63,15 +63,16 @@ struct OutputCheck {
 };
 
 struct RunResult {
-  double limit = 0;
+  double limit = 0;  // verify::graph_limit of the graph: 0 when it only moves data
   std::vector<OutputCheck> outputs;
   bool ok() const noexcept;
 };
 
 // Computes session.graph with real, seeded weights on the chosen devices through `sched` (the
-// weights are placed first, so the report shows real memory), then on the CPU alone, and
-// compares every output by normalised mean squared error.
-RunResult run_against_cpu(SchedSession& session, bk::Scheduler& sched);
+// weights are placed first, so the report shows real memory), then evaluates the float64
+// reference on the same graph and values (probe/graph_run.h), and judges every output by
+// normalised mean squared error against the graph's limit (probe/verify/limits.h).
+RunResult run_against_reference(SchedSession& session, bk::Scheduler& sched);
 
 std::string sched_text(const SchedSession& session, const bk::SchedReport& report, const RunResult* run,
                        const TermStyle& style);

@@ -49,7 +49,7 @@ int run_sched(const SchedArgs& args) {
   std::unique_ptr<bk::Scheduler> sched = session.make_scheduler(session.graph);
   std::unique_ptr<RunResult> run;
   if (args.run) {
-    run = std::make_unique<RunResult>(run_against_cpu(session, *sched));
+    run = std::make_unique<RunResult>(run_against_reference(session, *sched));
   } else {
     for (size_t i = 0; i < session.weights.size(); ++i) {
       sched->assume_buffer(*session.weights[i],
@@ -79,8 +79,8 @@ Command add_sched_command(CLI::App& parent) {
   app->add_flag("--json", args->json, "Print JSON (schema bk.sched/v2): every node, leaf and split");
   app->add_flag(
       "--run", args->run,
-      "Compute with random weights on the chosen devices and compare with the CPU alone (exit 1 above the "
-      "limit)");
+      "Compute with random weights on the chosen devices and compare with the float64 reference (exit 1 "
+      "above the limit)");
   app->footer(kFooter);
   return {app, [args] { return run_sched(*args); }};
 }

@@ -150,7 +150,7 @@ ojson run_json(const RunResult* run) {
                        {"normalized_error", std::isfinite(o.error) ? ojson(o.error) : ojson(nullptr)},
                        {"ok", o.ok}});
   }
-  return {{"reference", "CPU"}, {"limit", run->limit}, {"ok", run->ok()}, {"outputs", outputs}};
+  return {{"reference", "float64"}, {"limit", run->limit}, {"ok", run->ok()}, {"outputs", outputs}};
 }
 
 }  // namespace

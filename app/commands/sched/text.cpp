@@ -142,10 +142,10 @@ std::string run_text(const RunResult& run, const TermStyle& style) {
                {"result"}});
   for (const OutputCheck& o : run.outputs) {
     table.add_row({o.name, std::to_string(o.elements), fmt::format("{:.3e}", o.error),
-                   fmt::format("{:.0e}", run.limit),
+                   fmt::format("{:.3g}", run.limit),
                    TableCell(o.ok ? "ok" : "FAILED", o.ok ? Tone::good : Tone::bad)});
   }
-  return "run: outputs against the CPU alone (same weights and inputs)\n" + table.render(style);
+  return "run: outputs against the float64 reference (same weights and inputs)\n" + table.render(style);
 }
 
 }  // namespace

@@ -1,13 +1,13 @@
-#include "reference.h"
+#include "probe/verify/reference.h"
 
 #include <fmt/format.h>
 
 #include <array>
 
 #include "bk/error.h"
-#include "reference_ops.h"
+#include "probe/verify/reference_ops.h"
 
-namespace bk::ref {
+namespace bk::verify {
 namespace {
 
 const Tensor& root_of(const Tensor& t) noexcept { return t.view_src != nullptr ? *t.view_src : t; }
@@ -32,18 +32,24 @@ std::string label(const Tensor& t) {
 }  // namespace
 
 double round_to(DType type, double value) noexcept {
+  if (type == DType::F32) return static_cast<double>(static_cast<float>(value));  // the common case, inline
   std::array<unsigned char, 8> bytes{};
   store_from_double(type, bytes.data(), value);
   return load_as_double(type, bytes.data());
 }
 
-Reference::Reference(const Graph& graph, const LeafValues& leafs) {
+Reference::Reference(const Graph& graph, LeafValues leafs) {
   for (const Tensor* leaf : graph.leafs()) {
     const auto it = leafs.find(leaf);
     if (it == leafs.end() || it->second.size() != static_cast<size_t>(leaf->nelements())) {
       throw Error(ErrorCode::invalid_argument,
                   fmt::format("reference: leaf {} needs {} values, got {}", label(*leaf), leaf->nelements(),
                               it == leafs.end() ? 0 : it->second.size()));
+    }
+    if (leaf->is_contiguous() && !leaf->is_view()) {  // slots are the values in logical order
+      Storage& s = storage_[leaf] = Storage{leaf->type, std::move(it->second)};
+      for (double& v : s.slots) v = round_to(s.type, v);
+      continue;
     }
     storage_[leaf] = Storage{leaf->type, std::vector<double>(leaf->nbytes() / dtype_size(leaf->type))};
     store(*leaf, it->second);
@@ -99,4 +105,4 @@ Values Reference::values(const Tensor& tensor) const {
   return out;
 }
 
-}  // namespace bk::ref
+}  // namespace bk::verify

@@ -1,4 +1,4 @@
-// The reference evaluator against values computed by hand.
+// The float64 reference evaluator (probe/verify/reference.h) against values computed by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,9 +6,9 @@
 
 #include "bk/error.h"
 #include "bk/ops.h"
-#include "reference.h"
+#include "probe/verify/reference.h"
 
-namespace bk::ref {
+namespace bk::verify {
 namespace {
 
 // Results stored in f32 tensors are rounded to f32 (half an ulp: 2^-24 relative); inputs here
@@ -193,4 +193,4 @@ TEST(Reference, MissingOrShortLeafValuesThrow) {
 }
 
 }  // namespace
-}  // namespace bk::ref
+}  // namespace bk::verify

@@ -1,15 +1,25 @@
 #pragma once
-// NMSE limits for the conformance cases, and why each is what it is.
+// The one table of NMSE limits, and why each is what it is: what a device's output may differ
+// from the float64 reference (verify/reference.h) by, judged with verify/nmse.h. Every caller
+// takes its limit from here: the conformance suite per case, `bkctl smoke`'s checks, `bkctl
+// bench`'s result checks and `bkctl sched --run` per graph.
 //
 // NMSE = sum (got - want)^2 / sum want^2 over an output, want being the float64 reference. The
 // reference rounds every stored tensor (inputs, results) to its dtype, so storage rounding is
 // not counted against a device; the limits cover only how a device computes. Inputs are
-// uniform with magnitudes in [0.1, 1) (some ops use wider ranges), so sums do not cancel badly.
+// uniform with magnitudes in [0.1, 1) in the conformance suite (some ops use wider ranges) and
+// in [-1, 1) elsewhere; NMSE weighs errors by the output's energy, so values near 0 do not
+// make it fragile, and sums do not cancel badly at these magnitudes.
 // A relative error e on every element gives an NMSE of about e^2: 1e-6 allows ~1e-3, 1e-10 ~1e-5.
+//
+// Pure functions of the ops and dtypes, safe from any thread; nothing throws but graph_limit's
+// std::bad_alloc.
 
 #include "bk/dtype.h"
+#include "bk/graph.h"
+#include "bk/tensor.h"
 
-namespace bk::conformance {
+namespace bk::verify {
 
 // Pure data movement (views, cont, cpy and get_rows without a change of dtype, and widening
 // conversions to f32): every value is representable, so anything but the exact bits is wrong.
@@ -48,4 +58,24 @@ inline constexpr double mul_mat_limit(DType w) {
   return w == DType::F32 ? 1e-6 : w == DType::F16 ? 5e-6 : 5e-5;
 }
 
-}  // namespace bk::conformance
+// cpy, cont, get_rows: exact unless the destination is narrower than the source.
+inline constexpr double copy_limit(DType from, DType to) {
+  const bool widening = from == to || to == DType::F32;
+  return widening ? kExact : narrowing_limit(to);
+}
+
+// The limit of one node's own computation, by its op and dtypes (the functions above). Leafs
+// and views compute nothing: 0.
+double limit_for(const Tensor& node) noexcept;
+
+// The limit of a whole graph's outputs. Each computing stage adds its own error to what its
+// sources already carry, and independent errors add up in NMSE, so the limit of a tensor is
+// limit_for(itself) plus the largest limit among its sources (leafs 0, views their source's);
+// the graph's is the largest over its outputs. A graph of one op has that op's limit, and a
+// model graph's grows with its depth as its accumulated error does. This assumes each stage
+// passes its input's relative error on at a gain of about 1, which holds for the graphs here
+// (normalised activations, weights ~1/sqrt(K), residual adds); the per-op limits leave about 10x
+// or more room over the errors measured above for the rest.
+double graph_limit(const Graph& graph);
+
+}  // namespace bk::verify
