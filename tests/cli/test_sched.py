@@ -213,7 +213,7 @@ class RunAgainstTheReference(CliTestCase):
                        "--weights-on", "gpu0", "--run", "--json", env={"BK_SIM_DEVICES": "gpu0:fault=wrong_results"})
         self.assertEqual(result.returncode, 1, result.stderr)
         doc = json.loads(result.stdout)
-        validate(doc, "bk.sched.v1.json")
+        validate(doc, "bk.sched.v2.json")
         self.assertEqual(doc["run"]["reference"], "float64")
         self.assertFalse(doc["run"]["ok"])
         self.assertGreater(doc["run"]["outputs"][0]["normalized_error"], doc["run"]["limit"])

@@ -7,7 +7,6 @@
 #include <limits>
 
 #include "bk/error.h"
-#include "compare.h"
 #include "fake_device.h"
 #include "fill.h"
 #include "runner.h"
