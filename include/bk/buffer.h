@@ -30,7 +30,8 @@ class BK_API BufferType {
   virtual std::string name() const = 0;
   virtual Device& device() const = 0;
   // Throws Error(out_of_memory) naming the device and size when the memory cannot be had, and
-  // Error(invalid_argument) when size exceeds max_size().
+  // Error(invalid_argument) when size exceeds max_size(). A size of 0 gives an empty buffer that
+  // still has a non-null base() aligned to alignment(); live buffers never share addresses.
   virtual std::unique_ptr<Buffer> alloc(size_t size) = 0;
   virtual size_t alignment() const = 0;
   virtual size_t max_size() const { return SIZE_MAX; }

@@ -112,15 +112,16 @@ class BK_API Backend {
  public:
   virtual ~Backend() = default;
 
-  virtual std::string name() const = 0;
+  virtual std::string name() const = 0;  // its device's name
   virtual Device& device() const = 0;
 
   // Asynchronous tensor transfers: may return before the copy finished; the source memory must
   // stay valid until synchronize(). Defaults are synchronous.
   virtual void set_tensor_async(Tensor& tensor, const void* src, size_t offset, size_t size);
   virtual void get_tensor_async(const Tensor& tensor, void* dst, size_t offset, size_t size);
-  // Copy src (owned by another backend's device) into dst on this stream; false when not
-  // possible directly.
+  // Copy src (owned by src_backend's device, which may be this one) into dst on this stream;
+  // false when not possible directly, and dst is then untouched. Tensors of different sizes are
+  // never copied: false or Error(invalid_argument).
   virtual bool copy_tensor_async(Backend& src_backend, const Tensor& src, Tensor& dst);
   virtual void synchronize();
 
@@ -144,9 +145,11 @@ class BK_API Event {
  public:
   virtual ~Event() = default;
   virtual Device& device() const = 0;
-  // Marks the point in backend's stream reached so far.
+  // Marks the point in backend's stream reached so far. Throws Error(invalid_argument) when
+  // backend is not a stream of this event's device.
   virtual void record(Backend& backend) = 0;
-  // Blocks the calling thread until the recorded point has been reached.
+  // Blocks the calling thread until the recorded point has been reached (at once for an event
+  // never recorded).
   virtual void synchronize() = 0;
   // Device seconds from `start`'s recorded point to this event's: both made by the same
   // device's create_timing_event(), recorded on one stream (start first) and reached (call

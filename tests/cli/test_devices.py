@@ -156,5 +156,42 @@ class DevicesVerbose(CliTestCase):
         self.assertOneLineError(run("devices", "--frobnicate"), 2, "--frobnicate", "bkctl devices --help")
 
 
+class NullDevices(CliTestCase):
+    """The null device kind (lib/devices/null): its plugin always loads, its devices exist only
+    when BK_NULL_DEVICES asks for them."""
+
+    def test_bk_null_devices_lists_null0(self):
+        result = run("devices", env={"BK_NULL_DEVICES": "1"})
+        self.assertOk(result)
+        rows = [line for line in result.stdout.splitlines()[2:] if re.match(r"^\s*\d+\s+Null0\s", line)]
+        self.assertEqual(len(rows), 1, result.stdout)
+        self.assertRegex(rows[0], r"\baccel\b")
+        self.assertNotRegex(result.stdout, r"(?m)^\s*\d+\s+Null1\s")
+        document = self.assertJsonOutput(run("devices", "--json", env={"BK_NULL_DEVICES": "1"}),
+                                         "bk.devices.v1.json")
+        nulls = [d for d in document["devices"] if d["reg"] == "Null"]
+        self.assertEqual([d["name"] for d in nulls], ["Null0"])
+        self.assertEqual(nulls[0]["type"], "accel")
+        self.assertTrue(nulls[0]["caps"]["events"])
+
+    def test_default_lists_the_plugin_but_no_null_device(self):
+        document = self.assertJsonOutput(run("devices", "--json", env={"BK_NULL_DEVICES": ""}),
+                                         "bk.devices.v1.json")
+        self.assertEqual([d["name"] for d in document["devices"] if d["reg"] == "Null"], [])
+        backends = {b["name"]: b for b in document["backends"]}
+        self.assertEqual(backends["Null"]["device_count"], 0)
+        self.assertIn("BK_NULL_DEVICES", backends["Null"]["status"])
+        plugins = {p["name"]: p["status"] for p in document["plugins"]}
+        self.assertEqual(plugins.get("null"), "loaded")
+
+    def test_malformed_count_fails_the_plugin_only(self):
+        document = self.assertJsonOutput(run("devices", "--json", env={"BK_NULL_DEVICES": "lots"}),
+                                         "bk.devices.v1.json")
+        null = [p for p in document["plugins"] if p["name"] == "null"][0]
+        self.assertEqual(null["status"], "failed")
+        self.assertIn("'lots'", null["reason"])
+        self.assertIn("CPU", [d["name"] for d in document["devices"]])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -1,3 +1,5 @@
+// What only the CPU device is: its reg, properties, capabilities, op support and describe().
+// That it keeps its capabilities' promises is a device contract (tests/devices).
 #include "devices/cpu/cpu_device.h"
 
 #include <gtest/gtest.h>
@@ -43,11 +45,8 @@ TEST(CpuDevice, Properties) {
   EXPECT_EQ(dev.name(), "CPU");
   EXPECT_EQ(dev.type(), DeviceType::cpu);
   EXPECT_EQ(dev.description(), cpu_brand());
-  EXPECT_FALSE(dev.description().empty());
   EXPECT_FALSE(dev.is_simulated());
-  EXPECT_EQ(dev.host_buffer_type(), nullptr);
   const MemoryInfo mem = dev.memory();
-  EXPECT_GT(mem.total, 0u);
   EXPECT_LT(mem.free, mem.total);
 }
 
@@ -57,7 +56,7 @@ TEST(CpuDevice, Caps) {
   EXPECT_FALSE(caps.host_buffer);
   EXPECT_TRUE(caps.buffer_from_host_ptr);
   EXPECT_FALSE(caps.events);
-  EXPECT_THROW(cpu().create_event(), Error);
+  EXPECT_FALSE(caps.event_timing);
 }
 
 TEST(CpuDevice, SupportsHostBufferTypesOnly) {

@@ -1,6 +1,8 @@
-// Vulkan buffers: round trips through mappings or staging, chunked allocations, fills, copies,
-// bounds and allocation errors. The same cases run in the staging/chunked configuration
-// (BK_VULKAN_FORCE_STAGING=1, BK_VULKAN_MAX_CHUNK=16MiB; see CMakeLists.txt).
+// Vulkan buffers beyond the device contracts (tests/devices, which also run on Vulkan0 with
+// staging and 16 MiB chunks): chunked allocations and buffers larger than a storage-buffer range,
+// copies Vulkan always does, and what its allocation errors say. The same cases run in the
+// staging/chunked configuration (BK_VULKAN_FORCE_STAGING=1, BK_VULKAN_MAX_CHUNK=16MiB; see
+// CMakeLists.txt).
 
 #include <gtest/gtest.h>
 
@@ -55,48 +57,6 @@ TEST(VulkanBuffer, ReportsTransferPathAndChunkSize) {
   }
 }
 
-TEST(VulkanBuffer, DeviceRoundTripAtOddOffsets) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  auto buffer = dev->buffer_type().alloc(3 * kMiB + 123);
-  ASSERT_EQ(buffer->size(), 3 * kMiB + 123);
-  EXPECT_NE(buffer->base(), nullptr);
-  expect_round_trip(*buffer, 0, buffer->size(), 1);
-  expect_round_trip(*buffer, 7, 1001, 2);
-  expect_round_trip(*buffer, buffer->size() - 3, 3, 3);
-}
-
-TEST(VulkanBuffer, DeviceBuffersHaveDistinctOpaqueAddresses) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  auto a = dev->buffer_type().alloc(kMiB);
-  auto b = dev->buffer_type().alloc(kMiB);
-  const auto* pa = static_cast<const uint8_t*>(a->base());
-  const auto* pb = static_cast<const uint8_t*>(b->base());
-  EXPECT_TRUE(pa + kMiB <= pb || pb + kMiB <= pa);
-}
-
-TEST(VulkanBuffer, HostBufferIsRealHostMemory) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  BufferType* host = dev->host_buffer_type();
-  ASSERT_NE(host, nullptr);
-  auto buffer = host->alloc(2 * kMiB + 64);
-  expect_round_trip(*buffer, 0, buffer->size(), 4);
-  // is_host: the CPU reads what the buffer holds through base().
-  const std::vector<uint8_t> in = pattern(4096, 5);
-  buffer->write(100, in.data(), in.size());
-  EXPECT_EQ(std::memcmp(static_cast<const uint8_t*>(buffer->base()) + 100, in.data(), in.size()), 0);
-  std::memset(buffer->base(), 0xab, 16);
-  std::vector<uint8_t> out(16);
-  buffer->read(0, out.data(), 16);
-  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](uint8_t b) { return b == 0xab; }));
-}
-
-TEST(VulkanBuffer, HostBufferLargerThanOneAllocationIsRefused) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  BufferType* host = dev->host_buffer_type();
-  ASSERT_NE(host, nullptr);
-  EXPECT_EQ(error_code_of([&] { host->alloc(host->max_size() + 1); }), ErrorCode::invalid_argument);
-}
-
 TEST(VulkanBuffer, LargerThanStorageBufferRange) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   const uint64_t range = storage_range(*dev);
@@ -144,74 +104,22 @@ TEST(VulkanBuffer, OneGibibyteWithPatternsAcrossIt) {
   expect_round_trip(*buffer, size - 4096, 4096, 12);
 }
 
-TEST(VulkanBuffer, FillAndClear) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  auto buffer = dev->buffer_type().alloc(10000);
-  buffer->clear(0x11);
-  buffer->fill(3, 0x22, 9990);
-  std::vector<uint8_t> out(10000);
-  buffer->read(0, out.data(), out.size());
-  for (size_t i = 0; i < out.size(); ++i)
-    ASSERT_EQ(out[i], (i >= 3 && i < 9993) ? 0x22 : 0x11) << "byte " << i;
-}
-
-TEST(VulkanBuffer, BoundsErrorsAreErrors) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  auto buffer = dev->buffer_type().alloc(4096);
-  std::vector<uint8_t> bytes(8192);
-  std::string message;
-  EXPECT_EQ(error_code_of([&] { buffer->write(4000, bytes.data(), 200); }, &message),
-            ErrorCode::invalid_argument);
-  EXPECT_NE(message.find(dev->name()), std::string::npos) << message;
-  EXPECT_EQ(error_code_of([&] { buffer->read(0, bytes.data(), 4097); }), ErrorCode::invalid_argument);
-  EXPECT_EQ(error_code_of([&] { buffer->fill(4097, 0, 1); }), ErrorCode::invalid_argument);
-  Tensor t = bytes_tensor(1024, "t");
-  buffer->place_tensor(t, 2048);
-  EXPECT_EQ(error_code_of([&] { buffer->set_tensor(t, bytes.data(), 1000, 100); }),
-            ErrorCode::invalid_argument);
-  Tensor big = bytes_tensor(4096, "big");
-  EXPECT_EQ(error_code_of([&] { buffer->place_tensor(big, 64); }), ErrorCode::invalid_argument);
-}
-
-TEST(VulkanBuffer, TensorAccessUsesTheTensorsPlace) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  auto buffer = dev->buffer_type().alloc(64 * 1024);
-  Tensor t = bytes_tensor(4096, "t");
-  buffer->place_tensor(t, 8192);
-  EXPECT_EQ(buffer->offset_of(t), 8192u);
-  const std::vector<uint8_t> in = pattern(4096, 13);
-  buffer->set_tensor(t, in.data(), 0, in.size());
-  std::vector<uint8_t> out(4096);
-  buffer->read(8192, out.data(), out.size());
-  EXPECT_TRUE(in == out);
-  buffer->memset_tensor(t, 0, 100, 10);
-  buffer->get_tensor(t, out.data(), 0, out.size());
-  for (size_t i = 0; i < out.size(); ++i)
-    ASSERT_EQ(out[i], (i >= 100 && i < 110) ? 0 : in[i]) << "byte " << i;
-}
-
-TEST(VulkanBuffer, CopyBetweenBuffersOfTheDevice) {
+// Host buffers are filled from device buffers on the device's queue (the contracts accept a
+// refusal; Vulkan does not refuse).
+TEST(VulkanBuffer, HostBufferCopiesFromDeviceBuffers) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   const size_t n = 3 * kMiB;
-  auto a = dev->buffer_type().alloc(n + 4096);
-  auto b = dev->buffer_type().alloc(n + 8192);
-  Tensor ta = bytes_tensor(n, "a");
-  Tensor tb = bytes_tensor(n, "b");
-  a->place_tensor(ta, 4096);
-  b->place_tensor(tb, 64);
+  auto v = dev->buffer_type().alloc(n);
+  Tensor tv = bytes_tensor(n, "v");
+  v->place_tensor(tv, 0);
   const std::vector<uint8_t> in = pattern(n, 14);
-  a->set_tensor(ta, in.data(), 0, n);
-  ASSERT_TRUE(b->copy_tensor(ta, tb));
-  std::vector<uint8_t> out(n);
-  b->get_tensor(tb, out.data(), 0, n);
-  EXPECT_TRUE(in == out);
-  // Into and out of the host buffer type, on the device's queue as well.
+  v->set_tensor(tv, in.data(), 0, n);
   BufferType* host = dev->host_buffer_type();
   ASSERT_NE(host, nullptr);
   auto h = host->alloc(n);
   Tensor th = bytes_tensor(n, "h");
   h->place_tensor(th, 0);
-  ASSERT_TRUE(h->copy_tensor(tb, th));
+  ASSERT_TRUE(h->copy_tensor(tv, th));
   EXPECT_EQ(std::memcmp(h->base(), in.data(), n), 0);
 }
 
@@ -238,7 +146,7 @@ TEST(VulkanBuffer, CopyFromCpuBufferAndOverlappingCopy) {
   EXPECT_TRUE(in == out);
 }
 
-TEST(VulkanBuffer, AbsurdAllocationIsOutOfMemory) {
+TEST(VulkanBuffer, AbsurdAllocationIsOutOfMemoryNamingTheHeap) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   std::string message;
   EXPECT_EQ(error_code_of([&] { dev->buffer_type().alloc(size_t{1} << 50); }, &message),
@@ -247,18 +155,6 @@ TEST(VulkanBuffer, AbsurdAllocationIsOutOfMemory) {
   EXPECT_NE(message.find("heap"), std::string::npos) << message;
   const size_t total = dev->memory().total;
   EXPECT_EQ(error_code_of([&] { dev->buffer_type().alloc(total + 4096); }), ErrorCode::out_of_memory);
-  // The device still works afterwards.
-  auto ok = dev->buffer_type().alloc(kMiB);
-  expect_round_trip(*ok, 0, kMiB, 16);
-}
-
-TEST(VulkanBuffer, EmptyBuffer) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  auto buffer = dev->buffer_type().alloc(0);
-  EXPECT_EQ(buffer->size(), 0u);
-  EXPECT_NE(buffer->base(), nullptr);
-  buffer->clear(0);
-  EXPECT_EQ(error_code_of([&] { buffer->fill(0, 0, 1); }), ErrorCode::invalid_argument);
 }
 
 }  // namespace

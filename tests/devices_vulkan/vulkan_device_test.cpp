@@ -1,4 +1,5 @@
-// Vulkan0's properties as the registry lists them.
+// Vulkan0's properties as the registry lists them: what is specific to Vulkan (what every device
+// promises is checked by the device contracts, tests/devices).
 
 #include <gtest/gtest.h>
 
@@ -28,33 +29,27 @@ TEST(VulkanDevice, PluginLoadsThroughTheRegistry) {
   EXPECT_NE(vulkan_registry().find_device("CPU"), nullptr);
 }
 
-TEST(VulkanDevice, StatusIsEmptyWhenDevicesExist) {
-  BK_REQUIRE_VULKAN_DEVICE(dev);
-  EXPECT_EQ(dev->reg().status(), "");
-  EXPECT_EQ(dev->reg().name(), "Vulkan");
-}
-
 TEST(VulkanDevice, NamesFollowEnumerationOrder) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   const std::vector<Device*> devices = dev->reg().devices();
+  EXPECT_EQ(dev->reg().name(), "Vulkan");
   for (size_t i = 0; i < devices.size(); ++i) EXPECT_EQ(devices[i]->name(), "Vulkan" + std::to_string(i));
   EXPECT_EQ(vulkan_registry().find_device("vulkan0"), dev);
 }
 
+// Description, memory and the capabilities' promises are device contracts (tests/devices); these
+// are what Vulkan devices declare.
 TEST(VulkanDevice, PropertiesAreSane) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
-  EXPECT_FALSE(dev->description().empty());
   if (pinned_to_lavapipe()) {
     EXPECT_NE(dev->description().find("llvmpipe"), std::string::npos) << dev->description();
     EXPECT_EQ(dev->type(), DeviceType::cpu);
   }
-  const MemoryInfo mem = dev->memory();
-  EXPECT_GT(mem.total, 0u);
-  EXPECT_LE(mem.free, mem.total);
   EXPECT_FALSE(dev->stable_id().empty());
   const DeviceCaps caps = dev->caps();
   EXPECT_TRUE(caps.async);
   EXPECT_TRUE(caps.events);
+  EXPECT_TRUE(caps.host_buffer);
   EXPECT_FALSE(caps.buffer_from_host_ptr);
 }
 
@@ -107,19 +102,17 @@ TEST(VulkanDevice, FreeMemoryFollowsOwnAllocations) {
   EXPECT_EQ(dev->memory().free, before);
 }
 
+// That the buffer types exist and keep their promises are device contracts (tests/devices); these
+// are Vulkan's names, alignment and what it computes on.
 TEST(VulkanDevice, BufferTypes) {
   BK_REQUIRE_VULKAN_DEVICE(dev);
   BufferType& device_type = dev->buffer_type();
   EXPECT_EQ(device_type.name(), dev->name());
   EXPECT_FALSE(device_type.is_host());
-  EXPECT_EQ(&device_type.device(), dev);
   EXPECT_GE(device_type.alignment(), 64u);
-  EXPECT_TRUE(dev->supports_buffer_type(device_type));
   BufferType* host = dev->host_buffer_type();
   ASSERT_NE(host, nullptr);
-  EXPECT_TRUE(dev->caps().host_buffer);
   EXPECT_EQ(host->name(), dev->name() + "_Host");
-  EXPECT_TRUE(host->is_host());
   EXPECT_TRUE(dev->supports_buffer_type(*host));
   Device* cpu = vulkan_registry().find_device("CPU");
   ASSERT_NE(cpu, nullptr);

@@ -123,6 +123,12 @@ bool SimBackend::copy_tensor_async(Backend& src_backend, const Tensor& src, Tens
   if (!queue_ || !plain_memory(src) || !plain_memory(dst)) return false;
   auto* sim_src = dynamic_cast<SimBackend*>(&src_backend);
   if (sim_src == nullptr && src_backend.device().type() != DeviceType::cpu) return false;
+  // Refused now, not when the queued copy runs: a caller that is told true relies on the copy.
+  if (src.nbytes() != dst.nbytes()) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("copy_tensor_async on {}: '{}' has {} bytes but '{}' has {}", name(), src.name,
+                            src.nbytes(), dst.name, dst.nbytes()));
+  }
   // The source stream's work so far writes `src`: the copy runs once that is done.
   SimQueue* after = sim_src != nullptr ? sim_src->queue() : nullptr;
   const uint64_t ticket = after != nullptr ? after->submitted() : 0;

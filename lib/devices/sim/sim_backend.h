@@ -33,6 +33,8 @@ class SimBackend final : public Backend {
   void compute(Graph& graph) override;
   void set_tensor_async(Tensor& tensor, const void* src, size_t offset, size_t size) override;
   void get_tensor_async(const Tensor& tensor, void* dst, size_t offset, size_t size) override;
+  // Queued on an asynchronous stream (false on a synchronous one); throws
+  // Error(invalid_argument) at once when the sizes differ.
   bool copy_tensor_async(Backend& src_backend, const Tensor& src, Tensor& dst) override;
   void synchronize() override;
   void wait(Event& event) override;
