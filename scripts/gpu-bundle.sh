@@ -34,7 +34,7 @@ say() { echo "gpu-bundle: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 # The programs gpu-check.sh runs, by CMake target (and file name under bin/).
-programs=(bkctl bk_conformance cuda_plugin_test cuda_perf_check)
+programs=(bkctl bk_conformance bk_device_contracts cuda_plugin_test cuda_perf_check)
 
 build=$from
 if [ -z "$build" ]; then
@@ -106,6 +106,16 @@ add_library_from_package() {  # add_library_from_package SONAME PATH
 vulkan_loader=$(ldconfig -p | awk '/libvulkan\.so\.1 / { print $NF; exit }')
 [ -n "$vulkan_loader" ] || die "no Vulkan loader (libvulkan.so.1) here: install libvulkan1"
 add_library_from_package libvulkan.so.1 "$vulkan_loader"
+# NVIDIA's Vulkan ICD (libGLX_nvidia.so.0, from the driver) fails vkCreateInstance without
+# libglvnd's libraries and the X client libraries they need, which a machine with only the driver
+# and the toolkit lacks (seen on the H200); gpu-check.sh puts the bundle's lib/ on the search path
+# for it.
+for soname in libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libGL.so.1 libOpenGL.so.0 libGLESv2.so.2 libX11.so.6 \
+  libxcb.so.1 libXau.so.6 libXdmcp.so.6 libXext.so.6; do
+  path=$(ldconfig -p | awk -v n="$soname" '$1 == n { print $NF; exit }')
+  [ -n "$path" ] || die "no $soname here (NVIDIA's Vulkan driver needs it): install libglvnd0 libglx0 libegl1 libgl1 libopengl0 libgles2"
+  add_library_from_package "$soname" "$path"
+done
 # Each pass may bring libraries with needs of their own (hwloc needs udev); repeat until none.
 while true; do
   missing=$(needed_libs)

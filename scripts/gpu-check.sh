@@ -143,6 +143,9 @@ done
 if [ -n "$bundle" ]; then
   [ -x "$bundle/bin/bkctl" ] || die "$bundle/bin/bkctl not found: make the bundle with scripts/gpu-bundle.sh"
   bin=$(cd "$bundle/bin" && pwd)
+  # The bundle's programs find its libraries by RUNPATH; the driver's Vulkan ICD, loaded from
+  # outside, finds what it needs (libglvnd's dispatch library) only through the search path.
+  export LD_LIBRARY_PATH=$(cd "$bundle/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   cp "$bundle/MANIFEST.txt" "$work/" 2>/dev/null || true
   record "bundle" ok "$(sed -n 's/^commit: //p' "$bundle/MANIFEST.txt" 2>/dev/null)"
 else
@@ -182,7 +185,8 @@ fi
 
 # --- CUDA0: plugin tests, device contracts, conformance ------------------------------------------
 gtest_step "cuda plugin tests" cuda_plugin_test.log "$bin/cuda_plugin_test"
-gtest_step "device contracts CUDA0" contracts_cuda.log "$bin/bk_device_contracts" --gtest_filter='*CUDA0*'
+gtest_step "device contracts CUDA0" contracts_cuda.log "$bin/bk_device_contracts" --inherit-environment \
+  --gtest_filter='*CUDA0*'
 gtest_step "conformance CUDA0" conformance_cuda.log "$bin/bk_conformance" --gtest_filter='Conformance/CUDA0.*'
 
 # --- the same GPU through Vulkan --------------------------------------------------------------
@@ -213,7 +217,8 @@ done
 if [ -n "$vulkan" ]; then
   say "Vulkan: $vulkan${VK_DRIVER_FILES:+ through $VK_DRIVER_FILES}"
   "$bkctl" devices --json >"$work/devices.json" 2>/dev/null || true
-  gtest_step "device contracts $vulkan" contracts_vulkan.log "$bin/bk_device_contracts" --gtest_filter="*${vulkan}*"
+  gtest_step "device contracts $vulkan" contracts_vulkan.log "$bin/bk_device_contracts" --inherit-environment \
+    --gtest_filter="*${vulkan}*"
   gtest_step "conformance $vulkan (same GPU)" conformance_vulkan.log "$bin/bk_conformance" \
     --gtest_filter="Conformance/${vulkan}.*"
 else

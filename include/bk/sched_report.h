@@ -104,6 +104,10 @@ struct BK_API IdleBackend {
   // no node ever considered it.
   std::vector<std::pair<PassReason, int>> passed_over;
   bool holds_weights = false;  // some weight of the graph lives in its memory
+  // It runs some node of the graph, had that node not gone elsewhere: a reason other than
+  // unsupported_op / unsupported_type. False for a device that runs none of the graph's ops,
+  // where moving weights to it would not help.
+  bool could_run = false;
 };
 
 struct BK_API SchedReport {

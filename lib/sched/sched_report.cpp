@@ -86,7 +86,11 @@ std::vector<IdleBackend> idle_backends(const SchedReport& r) {
   std::vector<IdleBackend> out;
   for (size_t b = 0; b + 1 < r.backends.size(); ++b) {
     if (r.nodes_per_backend[b] != 0) continue;
-    IdleBackend idle{static_cast<int>(b), passed_over_counts(r.nodes, static_cast<int>(b)), false};
+    IdleBackend idle{static_cast<int>(b), passed_over_counts(r.nodes, static_cast<int>(b)), false, false};
+    for (const auto& [reason, count] : idle.passed_over) {
+      idle.could_run = idle.could_run ||
+                       (reason != PassReason::unsupported_op && reason != PassReason::unsupported_type);
+    }
     for (const LeafReport& leaf : r.leafs) {
       idle.holds_weights =
           idle.holds_weights || (leaf.backend == idle.backend && leaf.kind == std::string_view("weight"));

@@ -80,6 +80,12 @@ class SplitSummary(CliTestCase):
         self.assertOk(busy)
         self.assertNotIn("gpu0 runs no node", busy.stdout)
 
+    def test_a_device_that_runs_none_of_the_ops_gets_no_weights_hint(self):
+        result = sched("--graph", "mlp", "--devices", "Null0", env={"BK_NULL_DEVICES": "1"})
+        self.assertOk(result)
+        self.assertRegex(result.stdout, r"(?m)^Null0 runs no node; passed over: unsupported_op \d+")
+        self.assertNotIn("--weights-on Null0", result.stdout, "weights on a device that runs no op would not help")
+
 
 class JsonReport(CliTestCase):
     def report(self, *args):
@@ -91,6 +97,7 @@ class JsonReport(CliTestCase):
         self.assertIn("gpu0", idle)
         self.assertNotIn(doc["backends"][-1]["name"], idle, "the fallback is never called idle")
         self.assertFalse(idle["gpu0"]["holds_weights"])
+        self.assertTrue(idle["gpu0"]["could_run"], "gpu0 runs mul_mat and add")
         reasons = [p["reason"] for p in idle["gpu0"]["passed_over"]]
         self.assertIn("offload_declined", reasons)
         counts = [p["nodes"] for p in idle["gpu0"]["passed_over"]]

@@ -10,6 +10,8 @@
 //
 //   build/bin/bk_device_contracts                 # CPU, Vulkan0 on lavapipe, CUDA when present
 //   build/bin/bk_device_contracts_null --gtest_filter='Contract/Null/*'
+//   bk_device_contracts --inherit-environment     # the caller's devices as they are (a GPU
+//                                                 # machine's own Vulkan driver: gpu-check.sh)
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -107,7 +109,12 @@ bool apply_run_environment() {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  if (!bk::contract::apply_run_environment()) return 2;
+  const bool inherit = argc == 2 && std::string(argv[1]) == "--inherit-environment";
+  if (argc > 1 && !inherit) {
+    std::fprintf(stderr, "bk_device_contracts: unknown option '%s' (gtest's, or --inherit-environment)\n", argv[1]);
+    return 2;
+  }
+  if (!inherit && !bk::contract::apply_run_environment()) return 2;
   try {
     bk::contract::register_all(bk::Registry::global());
   } catch (const std::exception& e) {

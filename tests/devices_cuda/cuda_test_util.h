@@ -19,7 +19,7 @@ namespace bk::cuda_test {
 inline Registry make_cuda_registry() {
   return Registry(RegistryOptions{.builtin_regs = {&cpu_reg()},
                                   .load_plugins = true,
-                                  .search_path = {BK_CUDA_PLUGIN_DIR},
+                                  .search_path = {},  // the default: beside libbk, in the tree or a bundle
                                   .plugin_names = {"cuda"}});
 }
 

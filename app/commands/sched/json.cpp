@@ -136,7 +136,8 @@ ojson idle_json(const bk::SchedReport& r) {
       reasons.push_back({{"reason", bk::pass_reason_name(reason)}, {"nodes", count}});
     out.push_back({{"backend", r.backends[static_cast<size_t>(idle.backend)]},
                    {"passed_over", reasons},
-                   {"holds_weights", idle.holds_weights}});
+                   {"holds_weights", idle.holds_weights},
+                   {"could_run", idle.could_run}});
   }
   return out;
 }

@@ -116,15 +116,15 @@ bool has_weights(const bk::SchedReport& r) {
                      [](const bk::LeafReport& l) { return std::string_view(l.kind) == "weight"; });
 }
 
-// Every idle device, and why; one that holds no weight also gets the options that would put
-// some there.
+// Every idle device, and why; one that holds no weight but could run some node also gets the
+// options that would put weights there.
 std::string idle_devices_text(const bk::SchedReport& r) {
   std::string out;
   for (const bk::IdleBackend& idle : r.idle) {
     const std::string& name = r.backends[static_cast<size_t>(idle.backend)];
     out += fmt::format("{} runs no node; passed over: {} (--verbose gives each node's reason)\n", name,
                        passed_over_text(idle));
-    if (idle.holds_weights || !has_weights(r)) continue;
+    if (idle.holds_weights || !idle.could_run || !has_weights(r)) continue;
     const std::vector<std::string> even(r.backends.size(),
                                         fmt::format("{:.2g}", 1.0 / static_cast<double>(r.backends.size())));
     out += fmt::format(

@@ -75,8 +75,15 @@ const Nvml& nvml() {
   return instance;
 }
 
-std::optional<unsigned> reading(NvmlReturn r, unsigned value) {
-  return r == 0 ? std::optional<unsigned>(value) : std::nullopt;
+// One NVML query with an unsigned out-parameter: its value, or nothing when NVML refused. The call
+// must finish before the value is read, hence a function that calls it (the order in which a
+// call's arguments are evaluated is unspecified: reading(f(&v), v) read the previous query's v,
+// seen as swapped clocks on an H200).
+template <typename Query>
+std::optional<unsigned> reading(Query query) {
+  unsigned value = 0;
+  if (query(&value) != 0) return std::nullopt;
+  return value;
 }
 
 }  // namespace
@@ -98,14 +105,15 @@ CudaTelemetry cuda_telemetry(const std::string& pci_bus_id) noexcept {
     t.available = true;
     char version[96] = {};
     if (f.driver_version(version, sizeof version) == 0) t.driver_version = version;
-    unsigned v = 0;
-    t.temperature_c = reading(f.temperature(device, kTemperatureGpu, &v), v);
-    t.sm_clock_mhz = reading(f.clock(device, kClockSm, &v), v);
-    t.memory_clock_mhz = reading(f.clock(device, kClockMem, &v), v);
-    t.max_sm_clock_mhz = reading(f.max_clock(device, kClockSm, &v), v);
-    t.max_memory_clock_mhz = reading(f.max_clock(device, kClockMem, &v), v);
-    if (f.power(device, &v) == 0) t.power_w = v / 1000.0;  // NVML reports milliwatts
-    if (f.power_limit(device, &v) == 0) t.power_limit_w = v / 1000.0;
+    t.temperature_c = reading([&](unsigned* v) { return f.temperature(device, kTemperatureGpu, v); });
+    t.sm_clock_mhz = reading([&](unsigned* v) { return f.clock(device, kClockSm, v); });
+    t.memory_clock_mhz = reading([&](unsigned* v) { return f.clock(device, kClockMem, v); });
+    t.max_sm_clock_mhz = reading([&](unsigned* v) { return f.max_clock(device, kClockSm, v); });
+    t.max_memory_clock_mhz = reading([&](unsigned* v) { return f.max_clock(device, kClockMem, v); });
+    // NVML reports milliwatts.
+    if (const auto mw = reading([&](unsigned* v) { return f.power(device, v); })) t.power_w = *mw / 1000.0;
+    if (const auto mw = reading([&](unsigned* v) { return f.power_limit(device, v); }))
+      t.power_limit_w = *mw / 1000.0;
   } catch (const std::exception& e) {
     t.available = false;
     t.reason = e.what();

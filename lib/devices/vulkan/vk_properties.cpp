@@ -198,8 +198,10 @@ std::string vulkan_version_string(uint32_t version) {
 std::string vulkan_driver_version_string(uint32_t vendor_id, uint32_t version) {
   constexpr uint32_t kNvidia = 0x10de;
   if (vendor_id == kNvidia) {
-    return fmt::format("{}.{}.{}.{}", version >> 22, (version >> 14) & 0xffu, (version >> 6) & 0xffu,
-                       version & 0x3fu);
+    // 10.8.8.6 bits, written as nvidia-smi writes it: "580.159.04" (the last field only when set).
+    const uint32_t tertiary = version & 0x3fu;
+    return fmt::format("{}.{}.{:02}{}", version >> 22, (version >> 14) & 0xffu, (version >> 6) & 0xffu,
+                       tertiary != 0 ? fmt::format(".{}", tertiary) : std::string());
   }
 #ifdef _WIN32
   constexpr uint32_t kIntel = 0x8086;
