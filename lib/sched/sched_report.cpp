@@ -88,8 +88,8 @@ std::vector<IdleBackend> idle_backends(const SchedReport& r) {
     if (r.nodes_per_backend[b] != 0) continue;
     IdleBackend idle{static_cast<int>(b), passed_over_counts(r.nodes, static_cast<int>(b)), false, false};
     for (const auto& [reason, count] : idle.passed_over) {
-      idle.could_run = idle.could_run ||
-                       (reason != PassReason::unsupported_op && reason != PassReason::unsupported_type);
+      idle.could_run =
+          idle.could_run || (reason != PassReason::unsupported_op && reason != PassReason::unsupported_type);
     }
     for (const LeafReport& leaf : r.leafs) {
       idle.holds_weights =

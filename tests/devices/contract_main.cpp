@@ -111,7 +111,8 @@ int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   const bool inherit = argc == 2 && std::string(argv[1]) == "--inherit-environment";
   if (argc > 1 && !inherit) {
-    std::fprintf(stderr, "bk_device_contracts: unknown option '%s' (gtest's, or --inherit-environment)\n", argv[1]);
+    std::fprintf(stderr, "bk_device_contracts: unknown option '%s' (gtest's, or --inherit-environment)\n",
+                 argv[1]);
     return 2;
   }
   if (!inherit && !bk::contract::apply_run_environment()) return 2;

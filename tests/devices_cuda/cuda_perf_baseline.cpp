@@ -103,7 +103,9 @@ Rate cublas_gemm(int device, GemmType type, int size) {
   check(cudaSetDevice(device), "cudaSetDevice");
   const size_t n = size_t(size) * size_t(size);
   const size_t element = type == GemmType::f32 ? 4 : 2;
-  const cudaDataType_t data = type == GemmType::bf16 ? CUDA_R_16BF : type == GemmType::f16 ? CUDA_R_16F : CUDA_R_32F;
+  const cudaDataType_t data = type == GemmType::bf16  ? CUDA_R_16BF
+                              : type == GemmType::f16 ? CUDA_R_16F
+                                                      : CUDA_R_32F;
   // Host values, rounded to `type` (kept as floats for the reference) and as stored.
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
@@ -139,8 +141,9 @@ Rate cublas_gemm(int device, GemmType type, int size) {
     // The layout bk uses: C = A^T B with A stored k x m.
     r = time_it(
         [&] {
-          check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, size, size, size, &one, da.ptr, data, size, db.ptr,
-                             data, size, &zero, dc.ptr, CUDA_R_32F, size, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+          check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, size, size, size, &one, da.ptr, data, size,
+                             db.ptr, data, size, &zero, dc.ptr, CUDA_R_32F, size, CUBLAS_COMPUTE_32F,
+                             CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx");
         },
         type == GemmType::f32 ? 3 : 10);

@@ -196,7 +196,8 @@ Rate bk_d2d(bk::Device& device, size_t bytes) {
 // a device tensor; GB/s of bytes moved.
 Rate bk_transfer(bk::Device& device, size_t bytes, bool to_device) {
   bk::BufferType* host_type = device.host_buffer_type();
-  if (host_type == nullptr) throw bk::Error(bk::ErrorCode::unsupported, device.name() + " has no host buffer type");
+  if (host_type == nullptr)
+    throw bk::Error(bk::ErrorCode::unsupported, device.name() + " has no host buffer type");
   bk::GraphBuilder g;
   bk::Tensor& t = g.input(bk::DType::F32, {int64_t(bytes / 4), 1, 1, 1}, "t");
   bk::Graph graph = g.build({&t});
