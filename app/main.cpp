@@ -7,12 +7,13 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bk/error.h"
-#include "bk/version.h"
 #include "command.h"
 #include "exit_codes.h"
+#include "version/print.h"
 
 namespace {
 
@@ -103,9 +104,28 @@ int run_command(const std::vector<bkctl::Command>& commands) {
   return bkctl::kExitUsage;
 }
 
+// `bkctl --version [--json]` is answered before CLI11 parses, which would ask for a subcommand
+// and know no top-level --json. Returns -1 when argv is not a version request.
+int version_request(int argc, char** argv) {
+  if (argc < 2 || (std::string_view(argv[1]) != "--version" && std::string_view(argv[1]) != "-V")) return -1;
+  if (argc == 2) {
+    bkctl::print_version_text(stdout);
+    return bkctl::kExitOk;
+  }
+  if (argc == 3 && std::string_view(argv[2]) == "--json") {
+    bkctl::print_version_json(stdout);
+    return bkctl::kExitOk;
+  }
+  print_error(std::string("--version takes only --json, not '") + argv[2] + "' (run 'bkctl --help')");
+  return bkctl::kExitUsage;
+}
+
 int run(int argc, char** argv) {
+  if (const int code = version_request(argc, argv); code >= 0) return code;
   CLI::App app{"bkctl: list the compute devices bk finds and check what they can do.", "bkctl"};
-  app.set_version_flag("-V,--version", "bkctl " + std::string(bk::kVersion), "Print the version and exit");
+  // Listed for --help; version_request() answers it.
+  app.add_flag("-V,--version")
+      ->description("Print version, commit, build and plugins, and exit (add --json for bk.version/v1)");
   app.require_subcommand(1);
   app.footer(kFooter);
   const std::vector<bkctl::Command> commands = {
@@ -117,7 +137,7 @@ int run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    return app.exit(e);  // --help and --version: printed on stdout, exit 0
+    return app.exit(e);  // --help: printed on stdout, exit 0
   } catch (const CLI::ParseError& e) {
     if (const std::string mistake = top_level_mistake(app, argc, argv); !mistake.empty()) {
       print_error(mistake);

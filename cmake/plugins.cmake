@@ -1,5 +1,7 @@
-# bk_add_plugin(NAME ENTRY <file> SOURCES <file>...): a device kind built as libbk-NAME.so, loaded
-# at run time by the registry. The sources form bk_NAME_impl, a static library compiled against
+# bk_add_plugin(NAME ENTRY <file> SOURCES <file>... [PACKAGE <component>]): a device kind built as
+# libbk-NAME.so, loaded at run time by the registry, installed in <libdir>/bk/. PACKAGE names the
+# install component (cmake/install.cmake) of a plugin with dependencies of its own; by default it
+# ships in libbk0. The sources form bk_NAME_impl, a static library compiled against
 # the public headers only (its own are seen as "devices/NAME/<file>.h"), which the plugin and the
 # kind's unit tests link; the module adds the entry point (bk/plugin_api.h). Each call appends
 # NAME to BK_PLUGIN_NAMES so the registry can report a plugin that was built but not found;
@@ -7,7 +9,7 @@
 set_property(GLOBAL PROPERTY BK_PLUGIN_NAMES "")
 set(BK_PLUGIN_MAP ${CMAKE_CURRENT_LIST_DIR}/plugin.map)
 function(bk_add_plugin name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ENTRY" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ENTRY;PACKAGE" "SOURCES")
   set(impl bk_${name}_impl)
   add_library(${impl} STATIC ${arg_SOURCES})
   target_link_libraries(${impl} PUBLIC bk_runtime PRIVATE bk_warnings)
@@ -20,5 +22,11 @@ function(bk_add_plugin name)
                                               VISIBILITY_INLINES_HIDDEN ON LINK_DEPENDS ${BK_PLUGIN_MAP})
   target_link_options(bk-${name} PRIVATE -Wl,--version-script=${BK_PLUGIN_MAP})
   set_property(GLOBAL APPEND PROPERTY BK_PLUGIN_NAMES ${name})
-  install(TARGETS bk-${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  if(NOT arg_PACKAGE)
+    set(arg_PACKAGE runtime)
+  endif()
+  # Installed in <libdir>/bk, it finds libbk one folder up.
+  set_target_properties(bk-${name} PROPERTIES INSTALL_RPATH "$ORIGIN/..")
+  install(TARGETS bk-${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/bk COMPONENT ${arg_PACKAGE})
+  set_property(GLOBAL APPEND PROPERTY BK_PLUGIN_PACKAGES ${arg_PACKAGE})
 endfunction()

@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libcli11-dev libfmt-dev nlohmann-json3-dev libhwloc-dev
   libvulkan-dev glslc mesa-vulkan-drivers
-  libgtest-dev python3 python3-jsonschema libxml2-utils
+  libgtest-dev python3 python3-jsonschema libxml2-utils help2man
 )
 
 scripts/install-packages.sh "${packages[@]}"

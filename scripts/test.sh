@@ -19,6 +19,12 @@ echo "== build and test (Release, build/)" >&2
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
+# bk used from outside its tree: installed (find_package, pkg-config), vendored
+# (add_subdirectory), and as Debian packages installed with apt-get.
+tests/consumer/run.sh build
+tests/package/check-packages.sh build
+tests/docs/run-ci-md.py build
+
 # The GPU bundle (scripts/gpu-bundle.sh) made from this build must need nothing from this machine.
 if [ -f build/lib/libbk-cuda.so ]; then
   echo "== GPU bundle: pack build/ and check it is self-contained" >&2
@@ -33,7 +39,10 @@ if [ "${BK_SKIP_SANITIZE:-0}" != 1 ]; then
   # Mesa's lavapipe leaks inside vkEnumeratePhysicalDevices (see the file); set for the build
   # too, because test discovery runs the test executables, which load the Vulkan plugin.
   export LSAN_OPTIONS=suppressions=$PWD/tests/devices_vulkan/lsan.supp:fast_unwind_on_malloc=0
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBK_SANITIZE=ON >/dev/null
+  # No CUDA plugin here (nvcc cannot instrument it, and the Release pass built it), and line
+  # tables only for the stack traces (-g1): the build is most of this pass's time.
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBK_SANITIZE=ON -DBK_CUDA=OFF \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900

@@ -3,10 +3,12 @@
 //
 // Built-in regs come first (the global registry has the CPU's); other device kinds are plugins
 // (libbk-<name>.so): the ones this build produced, then any other found, searched in order in
-// $BK_BACKEND_PATH (colon-separated), next to the executable, next to libbk, and in the
-// install's lib dir. Every attempt is recorded in plugin_report(): loaded, not found, or failed
-// with the reason (a plugin built against other bk headers is refused: bk/plugin_api.h). A plugin that fails
-// never hides the others, and a reg with zero devices is "not present", not an error (its status() says why).
+// $BK_BACKEND_PATH (colon-separated), next to the executable, next to libbk, in bk/ beside libbk
+// (where an install puts them: <libdir>/bk/), and in the configured install's plugin folder.
+// Every attempt is recorded in plugin_report(): loaded, not found, or failed with the reason (a
+// plugin built against other bk headers is refused: bk/plugin_api.h). A plugin that fails never
+// hides the others, and a reg with zero devices is "not present", not an error (its status()
+// says why).
 //
 // Threading: Registry::global() is built once, thread-safely, on first use; after that all
 // const lookups may run from any thread. Lookups by name are case-insensitive.

@@ -65,7 +65,8 @@ std::vector<std::string> default_plugin_search_path() {
   }
   dirs.push_back(executable_dir());
   dirs.push_back(libbk_dir());
-  dirs.emplace_back(build::kInstallLibDir);
+  if (const std::string lib = libbk_dir(); !lib.empty()) dirs.push_back(lib + "/bk");
+  dirs.emplace_back(build::kInstallPluginDir);
   std::vector<std::string> unique;
   for (auto& d : dirs) {
     if (!d.empty() && std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);

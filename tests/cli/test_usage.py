@@ -1,12 +1,13 @@
 """bkctl's command line: help, version, and usage errors shared by every subcommand."""
 
+import json
 import os
 import re
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bkctl_cli import CliTestCase, VERSION, run  # noqa: E402
+from bkctl_cli import CliTestCase, VERSION, run, validate  # noqa: E402
 
 COMMANDS = ["devices", "alloc", "schema", "sched"]
 
@@ -16,9 +17,28 @@ class HelpAndVersion(CliTestCase):
         for flag in ("--version", "-V"):
             result = run(flag)
             self.assertOk(result)
-            self.assertRegex(result.stdout, r"^bkctl \d+\.\d+\.\d+\n$")
+            lines = result.stdout.splitlines()
+            self.assertRegex(lines[0], r"^bkctl \d+\.\d+\.\d+$")
             if VERSION:
-                self.assertEqual(result.stdout, f"bkctl {VERSION}\n")
+                self.assertEqual(lines[0], f"bkctl {VERSION}")
+            for field in ("commit", "build", "compiler", "plugins"):
+                self.assertTrue(any(line.startswith(field + ":") for line in lines), f"{field} in {lines}")
+
+    def test_version_json_names_the_build(self):
+        result = run("--version", "--json")
+        self.assertOk(result)
+        document = json.loads(result.stdout)
+        validate(document, "bk.version.v1.json")
+        if VERSION:
+            self.assertEqual(document["bkctl_version"], VERSION)
+        # The text and the JSON tell the same build.
+        text = run("--version").stdout
+        self.assertIn(f"commit:   {document['commit']}", text)
+        self.assertIn(", ".join(document["plugins_built"]), text)
+        self.assertIn("sim", document["plugins_built"])
+
+    def test_version_takes_only_json(self):
+        self.assertOneLineError(run("--version", "--csv"), 2, "--version", "--csv")
 
     def test_top_level_help_lists_commands_and_exit_codes(self):
         result = run("--help")
