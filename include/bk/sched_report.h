@@ -2,8 +2,9 @@
 // The decision record of a schedule, in words: for every node its backend, cause and a
 // sentence, and for each higher-priority backend passed over the reason; for every leaf where
 // it lives; for every split its backend, nodes, inputs and compute buffer; and the totals.
-// `bkctl sched` prints it as text or JSON (schema bk.sched/v2). Built on demand from the
-// scheduler's compact state, so the scheduling hot path never formats a string.
+// `bkctl sched` prints it as text or JSON (schema bk.sched/v2, rendered by sched_report_json
+// below). Built on demand from the scheduler's compact state, so the scheduling hot path never
+// formats a string.
 
 #include <cstddef>
 #include <string>
@@ -122,5 +123,11 @@ struct BK_API SchedReport {
   bool planned = false;     // memory was planned (reserve or alloc_graph)
   std::vector<IdleBackend> idle;
 };
+
+// The report as one compact JSON object: "backends" (the names), "planned", and "nodes",
+// "leafs", "splits", "totals" and "idle_backends" with exactly the fields of schema bk.sched/v2,
+// which `bkctl sched --json` embeds as they are (docs/sched.md). The one rendering of a report
+// as JSON; the C API (bk/bk.h) returns it too.
+BK_API std::string sched_report_json(const SchedReport& report);
 
 }  // namespace bk

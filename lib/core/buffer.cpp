@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <string>
+
 #include "bk/device.h"
 #include "bk/error.h"
 #include "bk/tensor.h"
@@ -29,9 +32,14 @@ size_t BufferType::alloc_size(const Tensor& tensor) const { return tensor.nbytes
 
 void Buffer::check_range(const char* what, size_t offset, size_t size) const {
   if (offset > size_ || size > size_ - offset) {
+    // An end past SIZE_MAX is named as offset and size, not as a wrapped-around address.
+    const std::string range =
+        size > SIZE_MAX - offset
+            ? fmt::format("{} bytes at offset {} (past the end of the address space)", size, offset)
+            : fmt::format("bytes [{}, {})", offset, offset + size);
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("{}: bytes [{}, {}) are outside buffer '{}' of {} bytes on {}", what, offset,
-                            offset + size, type_->name(), size_, type_->device().name()));
+                fmt::format("{}: {} are outside buffer '{}' of {} bytes on {}", what, range, type_->name(),
+                            size_, type_->device().name()));
   }
 }
 

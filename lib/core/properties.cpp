@@ -77,7 +77,8 @@ std::string Properties::to_json() const {
     if (!node->is_null() && (node->is_object() || node->is_array())) shape_conflict(p.key);
     *node = to_json_value(p.value);
   }
-  return root.dump();
+  // Device strings (a CPU brand, a driver name) may hold invalid UTF-8: replaced, never fatal.
+  return root.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace bk

@@ -1,7 +1,7 @@
 # What a shared library exports (nm -D): LIBRARY=libbk.so must export only the bk namespace (its
-# BK_API symbols) and the C API, no probe code and no internal function; a plugin (PLUGIN=ON)
-# only its entry points.
-#   cmake -DNM=nm -DLIBRARY=path [-DPLUGIN=ON] -P check_exports.cmake
+# BK_API symbols) and the C API, exactly the functions C_HEADER (include/bk/bk.h) declares, no
+# probe code and no internal function; a plugin (PLUGIN=ON) only its entry points.
+#   cmake -DNM=nm -DLIBRARY=path [-DC_HEADER=bk.h] [-DPLUGIN=ON] -P check_exports.cmake
 execute_process(COMMAND ${NM} -D --defined-only -C ${LIBRARY} OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR listing STREQUAL "")
   message(FATAL_ERROR "nm -D ${LIBRARY} failed or listed nothing")
@@ -31,7 +31,7 @@ endif()
 # No diagnostic (probe) code, and none of the internals that hidden visibility keeps in.
 foreach(forbidden smoke bench_ model_graph graph_file evaluate_graph WeightStore device_details nmse
                   "bk::run_passes" "bk::SchedGraph" "bk::SchedState" "bk::GraphArenas" "bk::ArenaPlanner"
-                  "bk::Scheduler::Impl" "bk::CpuDevice" "bk::load_plugin_file" "bk::ops_detail")
+                  "bk::Scheduler::Impl" "bk::CpuDevice" "bk::load_plugin_file" "bk::ops_detail" "bk::capi::")
   foreach(name IN LISTS symbols)
     if(name MATCHES "${forbidden}")
       message(SEND_ERROR "libbk.so exports '${name}', which is not part of the runtime's API")
@@ -40,9 +40,40 @@ foreach(forbidden smoke bench_ model_graph graph_file evaluate_graph WeightStore
 endforeach()
 # The API itself is there.
 foreach(required "bk::Registry::global()" "bk::Scheduler::Scheduler(" "bk::ops::mul_mat(" "typeinfo for bk::Error"
-                 "bk::cpu_reg()" "vtable for bk::HostBuffer" "bk::GraphAllocator::alloc_graph(")
+                 "bk::cpu_reg()" "vtable for bk::HostBuffer" "bk::GraphAllocator::alloc_graph("
+                 "bk::sched_report_json")
   string(FIND "${listing}" "${required}" at)
   if(at EQUAL -1)
     message(SEND_ERROR "libbk.so does not export ${required}")
   endif()
 endforeach()
+# The C API: every function bk.h declares is exported, and no other C symbol.
+if(C_HEADER)
+  file(READ ${C_HEADER} header)
+  string(REGEX MATCHALL "BK_API [^;(]*[ *]bk_[a-z0-9_]+\\(" declarations "${header}")
+  set(declared "")
+  foreach(declaration IN LISTS declarations)
+    string(REGEX MATCH "bk_[a-z0-9_]+\\($" name "${declaration}")
+    string(REPLACE "(" "" name "${name}")
+    list(APPEND declared ${name})
+  endforeach()
+  list(LENGTH declared n_declared)
+  if(n_declared LESS 10)
+    message(SEND_ERROR "found only ${n_declared} functions in ${C_HEADER}: is the pattern still right?")
+  endif()
+  foreach(name IN LISTS declared)
+    list(FIND symbols ${name} at)
+    if(at EQUAL -1)
+      message(SEND_ERROR "libbk.so does not export ${name}, which bk.h declares")
+    endif()
+  endforeach()
+  foreach(name IN LISTS symbols)
+    if(name MATCHES "^bk_")
+      list(FIND declared ${name} at)
+      if(at EQUAL -1)
+        message(SEND_ERROR "libbk.so exports the C symbol ${name}, which bk.h does not declare")
+      endif()
+    endif()
+  endforeach()
+  message(STATUS "the C API: ${n_declared} functions, all exported")
+endif()

@@ -1,11 +1,10 @@
-// `bkctl sched --json`: the decision record as schema bk.sched/v2.
+// `bkctl sched --json`: the decision record as schema bk.sched/v2: what the session chose (graph,
+// options, backends, run) around the report's fields, which the library renders.
 #include "bk/version.h"
 #include "commands/sched/cli.h"
 
 namespace bkctl {
 namespace {
-
-ojson shape(const bk::Tensor& t) { return ojson{t.ne[0], t.ne[1], t.ne[2], t.ne[3]}; }
 
 ojson graph_json(const SchedSession& s) {
   ojson g;
@@ -54,94 +53,6 @@ ojson backends_json(const SchedSession& s) {
   return out;
 }
 
-ojson nodes_json(const bk::SchedReport& r) {
-  ojson out = ojson::array();
-  for (const bk::NodeReport& n : r.nodes) {
-    ojson passed = ojson::array();
-    for (const bk::PassedOver& p : n.passed_over) {
-      passed.push_back({{"backend", r.backends[static_cast<size_t>(p.backend)]},
-                        {"reason", bk::pass_reason_name(p.reason)},
-                        {"detail", p.detail}});
-    }
-    out.push_back({{"index", n.index},
-                   {"name", n.tensor->name},
-                   {"op", bk::op_name(n.tensor->op)},
-                   {"type", bk::dtype_name(n.tensor->type)},
-                   {"shape", shape(*n.tensor)},
-                   {"backend", r.backends[static_cast<size_t>(n.backend)]},
-                   {"cause", bk::cause_name(n.cause)},
-                   {"reason", n.sentence},
-                   {"passed_over", passed},
-                   {"split", n.split >= 0 ? ojson(n.split) : ojson(nullptr)}});
-  }
-  return out;
-}
-
-ojson leafs_json(const bk::SchedReport& r) {
-  ojson out = ojson::array();
-  for (const bk::LeafReport& l : r.leafs) {
-    out.push_back({{"name", l.tensor->name},
-                   {"kind", l.kind},
-                   {"type", bk::dtype_name(l.tensor->type)},
-                   {"shape", shape(*l.tensor)},
-                   {"bytes", l.tensor->nbytes()},
-                   {"backend", r.backends[static_cast<size_t>(l.backend)]},
-                   {"cause", bk::cause_name(l.cause)},
-                   {"reason", l.sentence},
-                   {"memory", l.memory}});
-  }
-  return out;
-}
-
-ojson splits_json(const bk::SchedReport& r) {
-  ojson out = ojson::array();
-  for (size_t k = 0; k < r.splits.size(); ++k) {
-    const bk::SplitReport& s = r.splits[k];
-    ojson inputs = ojson::array();
-    for (const bk::SplitInputReport& in : s.inputs) {
-      inputs.push_back({{"tensor", in.tensor->name},
-                        {"from", r.backends[static_cast<size_t>(in.from)]},
-                        {"to", r.backends[static_cast<size_t>(in.to)]},
-                        {"bytes", in.bytes}});
-    }
-    out.push_back({{"index", k},
-                   {"backend", r.backends[static_cast<size_t>(s.backend)]},
-                   {"first_node", s.first_node},
-                   {"last_node", s.last_node},
-                   {"nodes", s.last_node - s.first_node + 1},
-                   {"computing_nodes", s.computing_nodes},
-                   {"inputs", inputs},
-                   {"compute_buffer_bytes", r.planned ? ojson(s.compute_bytes) : ojson(nullptr)}});
-  }
-  return out;
-}
-
-ojson totals_json(const bk::SchedReport& r) {
-  ojson per_backend = ojson::array();
-  ojson buffers = ojson::array();
-  for (size_t b = 0; b < r.backends.size(); ++b) {
-    per_backend.push_back({{"backend", r.backends[b]}, {"nodes", r.nodes_per_backend[b]}});
-    buffers.push_back({{"backend", r.backends[b]}, {"bytes", r.compute_buffer_bytes[b]}});
-  }
-  return {{"nodes", r.nodes.size()},        {"splits", r.splits.size()},        {"copies", r.copies},
-          {"bytes_copied", r.bytes_copied}, {"nodes_per_backend", per_backend}, {"compute_buffers", buffers}};
-}
-
-// Why each idle device runs nothing (SchedReport::idle).
-ojson idle_json(const bk::SchedReport& r) {
-  ojson out = ojson::array();
-  for (const bk::IdleBackend& idle : r.idle) {
-    ojson reasons = ojson::array();
-    for (const auto& [reason, count] : idle.passed_over)
-      reasons.push_back({{"reason", bk::pass_reason_name(reason)}, {"nodes", count}});
-    out.push_back({{"backend", r.backends[static_cast<size_t>(idle.backend)]},
-                   {"passed_over", reasons},
-                   {"holds_weights", idle.holds_weights},
-                   {"could_run", idle.could_run}});
-  }
-  return out;
-}
-
 ojson run_json(const RunResult* run) {
   if (run == nullptr) return nullptr;
   ojson outputs = ojson::array();
@@ -162,11 +73,9 @@ ojson sched_document(const SchedSession& session, const bk::SchedReport& report,
   doc["graph"] = graph_json(session);
   doc["options"] = options_json(session);
   doc["backends"] = backends_json(session);
-  doc["nodes"] = nodes_json(report);
-  doc["leafs"] = leafs_json(report);
-  doc["splits"] = splits_json(report);
-  doc["totals"] = totals_json(report);
-  doc["idle_backends"] = idle_json(report);
+  // The report's own fields are rendered once, by the library (bk::sched_report_json).
+  const ojson rendered = ojson::parse(bk::sched_report_json(report));
+  for (const char* key : {"nodes", "leafs", "splits", "totals", "idle_backends"}) doc[key] = rendered.at(key);
   doc["run"] = run_json(run);
   return doc;
 }
