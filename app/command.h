@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How bkctl's subcommands plug into main: each commands/<name>/command.cpp adds its CLI11 subcommand
 // (options, help, footer with examples) and returns what to run once the command line parsed. Running is kept

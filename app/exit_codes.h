@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // bkctl's exit codes: one table for every subcommand (documented in the README).
 //

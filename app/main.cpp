@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bkctl: the device diagnostic CLI of bk. Parses the command line, runs one subcommand, and is
 // the one place that turns errors into a line on stderr and an exit code (see exit_codes.h).
 

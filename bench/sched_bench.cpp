@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scheduler benchmark (not a test): split + allocation time of the built-in transformer, the
 // work the scheduler repeats for every evaluated graph.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Renders a device's describe() JSON as indented "key: value" lines for `bkctl devices
 // --verbose`: nested objects become indented blocks, lists of scalars one comma-separated line,

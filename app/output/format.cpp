@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "output/format.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Number formatting for human output. Tables print bare numbers under a header that names the
 // unit ("write GB/s"), so these return numbers without units unless the name says otherwise.

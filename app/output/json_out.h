@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // JSON output: every --json document is an ordered object whose first field is "schema"
 // ("bk.<thing>/vN"), printed with two-space indentation and a final newline. Invalid UTF-8 in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "output/junit.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // JUnit XML reports, in the Ant/Surefire form that Jenkins, GitLab and GitHub Actions reporters
 // read, valid against the Jenkins xUnit junit-10.xsd (vendored as tests/cli/junit-10.xsd):

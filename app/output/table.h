@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // An aligned text table for human output: a header row, an underline of dashes, then rows.
 // Numbers are right-aligned by declaring their column Align::right. Colour, when the style

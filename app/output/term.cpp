@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "output/term.h"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How bkctl may decorate what it prints: colour and bold only when the stream is a terminal and
 // NO_COLOR (https://no-color.org) is unset or empty. Pipes and files always get plain text.

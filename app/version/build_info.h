@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What `bkctl --version` reports: which bkctl this is and how it was built.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl --version [--json]`: the build, as text (help2man reads its first line) or as schema
 // bk.version/v1.
 #include "version/print.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // bkctl --version: what this build is, for people (text) and machines (bk.version/v1).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared pieces of bench_cpu: timing (median over repetitions) and the measurements it compares.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bench_cpu [threads] [reps]: our CPU kernels next to OpenBLAS and STREAM-style loops, in one
 // run, as medians over reps repetitions; prints a Markdown table with the ratios.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Our side: one-node graphs on the CPU backend, allocated once and computed repeatedly.
 #include <memory>
 #include <random>

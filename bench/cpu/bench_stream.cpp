@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Their side: OpenBLAS sgemm, and STREAM-style triad and copy loops on std::threads.
 #include <cblas.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // BufferType and Buffer: where tensor memory comes from.
 //

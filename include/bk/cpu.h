@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The built-in CPU backend family: one device, "CPU". Built into libbk, registered first by the
 // Registry. The reg is a process-wide static; it is created on first call, thread-safely.

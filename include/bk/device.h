@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device interfaces every device kind implements: BackendReg -> Device -> BufferType ->
 // Buffer, and Backend (a stream) with Event.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Element types and their traits. F16 and BF16 are stored as raw 16-bit patterns; conversions
 // round to nearest even and keep NaN a NaN.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one error model of bk. Anything a user, a file or a device can cause is reported by
 // throwing bk::Error; asserts are kept for programmer errors. Every message names the device,

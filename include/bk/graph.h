@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Graph: owns its tensors and orders them for compute.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // GraphAllocator: gives every tensor of a graph that has no memory yet a place in one buffer
 // type, reusing memory by liveness (a tensor's block is taken over once its last reader ran;

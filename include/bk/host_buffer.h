@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // HostBuffer: a Buffer over memory the CPU addresses directly (base() is a real pointer).
 //

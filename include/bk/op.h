@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The operations a graph node can hold. The builder functions that create them, with their
 // shape and type rules, live in ops.h; this header is only the vocabulary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Op metadata for benchmarks and the scheduler report: how much arithmetic a node does and how
 // many bytes it must move at least.

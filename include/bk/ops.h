@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The op set: builder functions that add checked nodes to a GraphBuilder, and the one way
 // devices read a node's parameters.

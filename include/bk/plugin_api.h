@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a device plugin (libbk-<name>.so) exports, both defined by BK_PLUGIN_ENTRY:
 //

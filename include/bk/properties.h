@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Properties: what a device says about itself beyond the fixed getters (Device::describe):
 // driver, topology, limits, heaps. An ordered list of key/value pairs, so that no third-party

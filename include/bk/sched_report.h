@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The decision record of a schedule, in words: for every node its backend, cause and a
 // sentence, and for each higher-priority backend passed over the reason; for every leaf where

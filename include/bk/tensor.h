@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Tensor: a typed view of up to four dimensions over memory in a Buffer.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C API's buffer types (the devices') and buffers (the caller's). Bounds checks and their
 // messages are bk::Buffer's; transfers go through each device's own path.
 #include "capi/errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C API's devices: the registry's, wrapped once; their getters and description.
 #include <nlohmann/json.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Status codes, the per-thread last error, and strings handed to the caller.
 #include "capi/errors.h"
 

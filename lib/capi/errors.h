@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the C API (bk/bk.h) keeps exceptions inside: every entry point runs its body through
 // guard() or get(), which turn whatever was thrown into a bk_status and the calling thread's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C API's graph builder: leafs, the ops of bk/ops.h by name, outputs. A graph is built (a
 // bk::Graph) when it is first scheduled (sched.cpp), after which it takes no more tensors.
 #include <algorithm>

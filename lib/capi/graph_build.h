@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The graph handle's rules, shared by the builder (graph.cpp) and the scheduler (sched.cpp).
 

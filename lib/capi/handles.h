@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the opaque handles of the C API (bk/bk.h) are. Device and buffer type handles wrap the
 // registry's objects once, for the life of the process, and keep the strings their getters

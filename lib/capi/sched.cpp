@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C API's scheduler report: a graph scheduled over named devices, the way `bkctl sched`
 // does without --run (weights assumed on one device, memory planned, nothing computed), and its
 // decision record as JSON (bk::sched_report_json, the one rendering of a SchedReport).

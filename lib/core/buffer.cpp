@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/buffer.h"
 
 #include <fmt/format.h>

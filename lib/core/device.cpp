@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/device.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/dtype.h"
 
 #include "bk/strings.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/error.h"
 
 namespace bk {

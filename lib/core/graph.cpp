@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/graph.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/host_buffer.h"
 
 #include <cstring>

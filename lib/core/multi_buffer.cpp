@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/multi_buffer.h"
 
 #include <utility>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // MultiBuffer: several buffers that act as one for clear() and usage. The graph allocator uses
 // it when one allocation would exceed a buffer type's max size. Owns its parts.

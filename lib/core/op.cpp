@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/op.h"
 
 #include <array>

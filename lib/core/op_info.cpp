@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/op_info.h"
 
 #include "bk/ops.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compute builders of ops.h; the copy and view builders are in ops_views.cpp.
 #include "bk/ops.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared checks for the op builders (ops.cpp, ops_views.cpp). Internal to lib/core: every
 // failure throws Error(invalid_argument) with a message that starts with the op name.

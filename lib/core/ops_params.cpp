@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The op parameter accessors of ops.h: one place that knows which param index means what.
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The copy builders (cpy, cast, cont) and the free views (reshape, view, permute, transpose).
 #include <fmt/format.h>
 

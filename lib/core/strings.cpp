@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/strings.h"
 
 #include <cctype>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/tensor.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/units.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/bench_compare.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Noise-aware regression check for `bkctl bench --baseline`: is a new median worse than the
 // baseline's by more than the tolerance plus what the two runs' own noise allows?

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/bench_timer.h"
 
 #include <chrono>

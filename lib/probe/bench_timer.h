@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Calibrated repetition for bkctl bench: warm-up runs first (compiling shaders, faulting pages,
 // waking clocks), then as many measured runs as fit a time budget, between a minimum (so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/device_details.h"
 
 namespace bk {

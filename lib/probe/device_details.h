@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A device's describe() properties as the nested JSON object they describe: what
 // `bkctl devices --verbose` and --json show. Errors: whatever describe() throws.

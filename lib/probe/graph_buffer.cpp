@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/graph_buffer.h"
 
 #include <algorithm>

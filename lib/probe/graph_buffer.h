@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One device buffer holding a whole small graph, for checks that run a graph on a device and
 // compare it with a reference (bkctl smoke, the conformance suite). Unlike the graph allocator

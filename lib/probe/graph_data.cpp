@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/graph_data.h"
 
 #include <fmt/format.h>

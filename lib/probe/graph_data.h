@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Data for running graphs without a model file: weights placed on devices, seeded random
 // values, and the comparison of outputs. Used by `bkctl sched --run`, the scheduler tests and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Graph files: structure, names and order. The per-op part is graph_file_ops.cpp.
 #include "probe/graph_file.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Graph files: a graph written as JSON, schema bk.graph/v1 (schemas/bk.graph.v1.json,
 // explained in docs/sched.md). A file lists tensors by name, each a leaf (kind input or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Internals of the graph-file parser shared by graph_file.cpp (structure, names, order) and
 // graph_file_ops.cpp (one builder call per op with its parameters).

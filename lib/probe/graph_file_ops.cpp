@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Graph files: one builder call per op, with its parameters.
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/graph_run.h"
 
 #include <fmt/format.h>

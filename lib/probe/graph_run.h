@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Evaluating a graph with seeded data through a scheduler, and judging its outputs against the
 // float64 reference: what `bkctl sched --run`, `bkctl bench --graph` and the scheduler tests do

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/host_info.h"
 
 #include <sys/utsname.h>

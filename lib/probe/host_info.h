@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a benchmark record says about the host: the CPU model, logical CPUs and the OS -- never
 // the hostname or user (records get shared). Read from /proc/cpuinfo, /etc/os-release and

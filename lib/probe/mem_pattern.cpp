@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/mem_pattern.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Memory pattern checks through the Buffer interface: fill a device buffer with a pattern via
 // Buffer::write, read it back via Buffer::read and compare. Used by `bkctl alloc` (the random

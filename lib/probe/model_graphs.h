@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Built-in graphs for `bkctl sched`, the scheduler tests and the benchmark:
 //

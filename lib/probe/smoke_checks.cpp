@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Level 1 of `bkctl smoke`: enumeration, memory patterns, host <-> device round trip, events.
 #include "probe/smoke_checks.h"
 

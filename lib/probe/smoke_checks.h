@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The checks of `bkctl smoke`: what each one does to a device, through the lib/core interfaces
 // only, so that every device kind (and the simulated ones) runs the same checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Levels 2 and 3 of `bkctl smoke`: a conformance subset against a float64 reference, a timed
 // matmul compared with a floor, and the sustained matmul with every result checked.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/smoke_policy.h"
 
 #include <fmt/format.h>

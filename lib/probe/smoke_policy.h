@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a `bkctl smoke` run demands of the machine, parsed from the command line and the floors
 // file, and evaluated against the registry's devices.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/smoke_watchdog.h"
 
 #include <fmt/format.h>

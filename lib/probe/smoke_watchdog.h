@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs one smoke check with a deadline, so that a hung device or kernel cannot hang a CI job.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/stats.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Summary statistics of repeated measurements (seconds, GB/s, ...), shared by bkctl bench and
 // bkctl smoke. Medians, not means, are what gets reported: this is a shared, noisy machine and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "registry/plugin_loader.h"
 
 #include <dlfcn.h>

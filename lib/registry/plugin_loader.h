@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Loads one plugin file and calls its entry point. Internal to the registry.
 

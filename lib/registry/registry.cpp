@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/registry.h"
 
 #include <fmt/format.h>

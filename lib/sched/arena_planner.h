@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // ArenaPlanner: plans offsets inside the memory of one buffer type, without touching memory.
 //

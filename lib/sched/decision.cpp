@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sched/decision.h"
 
 #include <array>

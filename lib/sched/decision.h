@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Decision: the compact record the scheduler's passes write for every tensor. Its vocabulary
 // (Cause, PassReason) is public, in bk/sched_report.h.

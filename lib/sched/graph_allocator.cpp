@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The public GraphAllocator: one arena of GraphArenas.
 #include "bk/graph_allocator.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GraphArenas: liveness and planning (measure mode). Buffers and placement are in
 // graph_allocator_buffers.cpp.
 #include "sched/graph_arenas.h"

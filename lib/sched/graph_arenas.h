@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // GraphArenas: plans and allocates the memory of a graph's tensors from their liveness.
 //

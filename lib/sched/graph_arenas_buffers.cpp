@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GraphArenas: the arenas' buffers, placing tensors, and the single-buffer-type helpers.
 #include "sched/graph_arenas.h"
 

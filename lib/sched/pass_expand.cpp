@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 3: expansion from decided nodes to their undecided neighbours.
 #include "sched/passes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 5: fill-in for everything still undecided.
 #include <fmt/format.h>
 

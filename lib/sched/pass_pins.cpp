@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 1: user pins.
 #include <fmt/format.h>
 

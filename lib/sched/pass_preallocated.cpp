@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 2: tensors whose memory exists, and nodes that read weights.
 #include <fmt/format.h>
 

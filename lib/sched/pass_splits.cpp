@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 6: splits and their inputs.
 #include "bk/tensor.h"
 #include "sched/splits.h"

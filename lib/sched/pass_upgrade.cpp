@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 4: upgrade to a higher-priority backend that needs no new copy.
 #include "sched/passes.h"
 

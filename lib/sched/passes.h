@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The scheduler's passes, in the order it runs them. Each fills SchedState::decision for the
 // tensors it can decide and leaves the rest undecided; none undoes an earlier pass's decision

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scheduler: evaluating the splits (copies, events, pipelining).
 #include <fmt/format.h>
 

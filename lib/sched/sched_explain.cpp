@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sched/sched_explain.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Words for the decision record (sched_report.h): the sentence for a tensor's cause, and why a
 // higher-priority backend did not get it. Both read the final state of a schedule.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sched/sched_graph.h"
 
 #include <fmt/format.h>

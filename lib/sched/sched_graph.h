@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SchedGraph: the dense view of a Graph that the scheduler's passes and the graph allocator work
 // on. Every tensor gets an id: the leafs first, in graph.leafs() order, then the nodes in

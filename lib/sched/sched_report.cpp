@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/sched_report.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SchedReport as JSON: the fields of schema bk.sched/v2 that come from the report (nodes, leafs,
 // splits, totals, idle_backends). `bkctl sched --json` embeds them in its document and the C API
 // returns them as they are, so the rendering exists once.

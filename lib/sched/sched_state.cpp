@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sched/sched_state.h"
 
 #include "bk/tensor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SchedState: what the scheduler's passes share for one graph. The passes (passes.h) read the
 // graph and the backends and fill `decision`; each is a plain function over this state so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scheduler: construction, schedule, reserve and allocation. Compute is in sched_compute.cpp.
 #include "sched/scheduler_impl.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Scheduler::Impl: the scheduler's state and algorithms behind the public facade
 // (bk/scheduler.h, whose comment is the contract). Internal to lib/sched; the scheduler's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Splits: the graph cut into contiguous runs of nodes on one backend, with the inputs each run
 // must have copied in. Filled by pass_splits from a decided SchedState.

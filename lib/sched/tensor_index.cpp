@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sched/tensor_index.h"
 
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // TensorIndex: maps tensor addresses to dense ids with open addressing. The scheduler runs for
 // every evaluated graph, so this is the one hash lookup on its hot path: a multiply, a shift

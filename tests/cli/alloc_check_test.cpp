@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pattern check behind `bkctl alloc`: it must pass on good memory and catch every way memory
 // goes wrong that a constant fill would miss (aliased addresses, swapped buffers, reads that
 // transfer nothing, a bad tail byte).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bkctl documents one exit-code table; library errors must land on the same numbers.
 
 #include "exit_codes.h"

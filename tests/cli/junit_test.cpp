@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JUnit XML writer (app/output/junit.h): counts kept apart per result, escaping, structure.
 // tests/cli/test_smoke.py validates real reports against the vendored junit-10.xsd with xmllint.
 #include <gtest/gtest.h>

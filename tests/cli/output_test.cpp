@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bkctl's output layer: aligned tables, colour rules, number formats, details rendering.
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The embedded schema catalog: every file in schemas/ is there, byte for byte, and can be found
 // by its short name, id or file name.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The conformance cases: op x dtype x shape, each a small graph and the leaf data it needs.
 // Written once for every device. Each output may reach the NMSE limit of its graph against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // get_rows, cpy / cast between every pair of float dtypes, cont, and the views as sources and
 // as outputs.
 #include "cases_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // add, mul, scale, silu, gelu: odd sizes, every broadcast shape, non-contiguous sources.
 #include "cases_util.h"
 

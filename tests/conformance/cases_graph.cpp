@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whole blocks, as models use the ops together: an MLP and a self-attention layer. Their
 // limits add up the per-op limits along the deepest chain of stages (verify::graph_limit), since
 // independent errors of stages in series add up. Weights are small (like trained ones) so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // mul_mat by weight dtype: odd M, N, K (1, 7, 33, 4097), decode-like N = 1, 12 and 24, batches
 // with and without weight broadcasting, transposed activations and permuted (KV-cache-like)
 // weights.

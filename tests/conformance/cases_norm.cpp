@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rms_norm, soft_max (plain, scaled, masked, causal) and rope (both modes, partial rotation).
 #include "cases_util.h"
 

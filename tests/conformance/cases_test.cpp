@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The case list itself: coverage of the op set and the shapes the issue asks for.
 #include <gtest/gtest.h>
 

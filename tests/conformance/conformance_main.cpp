@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The conformance suite: every case of all_cases() on every device of the registry, registered
 // at start-up as Conformance/<device>.<case> (device names are not written anywhere here, so a
 // plugin's devices join by being present). Unsupported cases and declared known failures are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A test double for the suite's own tests: a host-memory device whose stream computes with the
 // reference evaluator, with faults to inject, ops to declare unsupported and known failures to

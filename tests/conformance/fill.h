@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Fresh input data for a case's leafs, from the probe's one generator (probe/verify/rng.h).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs one conformance case on one device and decides its verdict. The gtest registration
 // (conformance_main.cpp) maps verdicts onto passed / failed / skipped tests; keeping the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runner's verdicts, checked on a reference-backed test double: a correct device passes
 // every case, each kind of wrong result fails, declarations turn into skips, and a declared
 // known failure that passes is reported as such.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A program outside bk's tree, as a user writes one: lists the devices bk finds and allocates,
 // fills and reads back a buffer on each. Built three ways by run.sh (find_package, pkg-config,
 // add_subdirectory); exits non-zero when a byte comes back wrong or no device is found.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // is_batched_mul_mat: the offload policy the GPU devices share (core/device.h).
 
 #include <gtest/gtest.h>

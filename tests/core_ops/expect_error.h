@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Asserts that a builder throws bk::Error(invalid_argument) whose message names what it should.
 

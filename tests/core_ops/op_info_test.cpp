@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FLOP and byte counts of core/op_info.h.
 #include <gtest/gtest.h>
 

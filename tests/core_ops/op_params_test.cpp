@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Op parameter accessors, and that the builders compose into the graphs the project needs.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shape and type rules of the compute builders in core/ops.h.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The copy builders and the free views of core/ops.h.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Buffers: allocation and its failures, placing tensors, bounds, contents and copies
 // (bk/buffer.h). Each check runs on the device's own buffer type.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device contract suite: every contract (contracts.h) on every device of the registry,
 // registered at start-up as Contract/<Reg>/<Device>.<contract>. Device names are written nowhere
 // here, so a device kind added as a folder joins by being present. A reg without devices gets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "contract_util.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers of the device contracts: byte patterns, tensors placed in a buffer, catching a
 // bk::Error and checking what it says. Everything goes through the public interfaces only.

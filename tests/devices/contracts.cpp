@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "contracts.h"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device contracts: what every device of the registry does, whatever its kind. The headers
 // are the contracts (bk/device.h, bk/buffer.h, bk/host_buffer.h); each function here checks one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Events (caps().events) and timing events (caps().event_timing): marks in a stream that other
 // streams and the host wait for, and device time between two of them. Without the capability the
 // factory refuses with Error(unsupported) naming the device.

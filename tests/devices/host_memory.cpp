@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host memory: the device's host buffer type (caps().host_buffer) and buffers that wrap the
 // caller's memory (caps().buffer_from_host_ptr). Without the capability there is no host buffer
 // type, and wrapping is refused with Error(unsupported) naming the device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Identity: who the device is, as the registry, its reg and its streams say.
 #include <algorithm>
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Streams (Backend): asynchronous transfers, copies and compute run in submission order, and
 // synchronize() makes their results visible; compute refuses what supports_op refuses.
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What only the CPU's stream does: its threads, and what its refusals say. Streams in general
 // (transfers, views, refusing unsupported nodes) are device contracts (tests/devices).
 #include "devices/cpu/cpu_backend.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What only the CPU's buffers do (their type, their messages) and MultiBuffer. What every
 // device's buffers do (allocation, bounds, round trips, copies, wrapping host memory) is checked
 // on the CPU by the device contracts (tests/devices, Contract/CPU/CPU.*).

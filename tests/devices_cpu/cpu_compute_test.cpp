@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CpuBackend::compute as a whole: threads, the abort callback, bad data, the work buffer.
 #include <gtest/gtest.h>
 

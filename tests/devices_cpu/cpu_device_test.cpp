@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What only the CPU device is: its reg, properties, capabilities, op support and describe().
 // That it keeps its capabilities' promises is a device contract (tests/devices).
 #include "devices/cpu/cpu_device.h"

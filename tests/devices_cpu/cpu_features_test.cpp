@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/cpu_features.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Test helper: a graph placed in one CPU buffer (leafs and nodes packed one after another, views
 // pointed at their sources), with float access by logical index.

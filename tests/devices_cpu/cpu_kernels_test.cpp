@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ISA tiers against each other and against double-precision answers, on the loops of the
 // kernel table and on whole ops. The conformance suite covers every op on the default tier and
 // (registered a second time with BK_CPU_ISA=portable) on the portable one.

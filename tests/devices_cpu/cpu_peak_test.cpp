@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CpuBackend::run_peak_kernel: the FLOP count it reports, a usable rate, and unsupported dtypes.
 // No timing assertions beyond "positive and finite": rates belong to bench, not to unit tests.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/cpu_topology.h"
 
 #include <gtest/gtest.h>

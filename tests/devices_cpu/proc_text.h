@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads Linux /proc files independently of the code under test, so tests compare against the
 // OS rather than against our own parser.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/threadpool.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CUDA compute paths the conformance suite does not single out: each MUL_MAT route (one folded
 // GEMM, batched GEMM with grouped-query broadcasting, packing of non-contiguous operands,
 // TF32), element-wise work on views, and refusing tensors outside the GPU. Needs a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What is specific to a CUDA device: its properties, buffer types, allocation failures, peak
 // kernel and peer copies (memory, transfers and events as every device has them are checked by
 // the device contracts, tests/devices, Contract/CUDA/CUDA0.*). These need a GPU; elsewhere they

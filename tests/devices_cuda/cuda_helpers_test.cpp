@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CUDA plugin's pure helpers: error conversion, status lines, identity formatting, options
 // and which ops the kernels take. None needs a GPU.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cuda_perf_baseline.h"
 
 #include <cublas_v2.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the hardware and cuBLAS reach without bk, measured in the same process as bk's own
 // numbers (cuda_perf_check.cpp), so that "bk / cuBLAS" is a ratio from one run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cuda_perf_check: bk's CUDA device against cuBLAS and cudaMemcpy in the same run, for
 // scripts/gpu-check.sh: MUL_MAT in BF16, F16 and F32 beside cublasGemmEx, copies and pinned
 // transfers beside cudaMemcpy, and the targets they are held to (ratios, or GB/s for the

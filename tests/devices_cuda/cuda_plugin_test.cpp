@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CUDA plugin as the registry sees it, on any machine: it loads, names its devices (none
 // without a driver) and says why there are none, without printing anything.
 

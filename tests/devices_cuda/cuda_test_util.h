@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the CUDA plugin tests: a registry holding only the CUDA plugin from the build tree,
 // a fixture that skips without a GPU, and placing a graph in one device buffer.

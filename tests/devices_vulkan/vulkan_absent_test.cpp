@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Run with VK_DRIVER_FILES pointing at a file that does not exist (see CMakeLists.txt): the
 // plugin still loads, the Vulkan reg lists no device and says why, and nothing else breaks.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // VulkanBackend beyond the device contracts (tests/devices: stream order, copies, events, bounds,
 // refusals): what Vulkan promises more, and what its refusals say (the kernels themselves:
 // vulkan_kernels_test.cpp and the conformance suite).

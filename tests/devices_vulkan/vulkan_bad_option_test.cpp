@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Run with BK_VULKAN_MAX_CHUNK set to something that is not a size (see CMakeLists.txt): the
 // plugin fails to load with a reason naming the variable, and the CPU is still there.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Vulkan buffers beyond the device contracts (tests/devices, which also run on Vulkan0 with
 // staging and 16 MiB chunks): chunked allocations and buffers larger than a storage-buffer range,
 // copies Vulkan always does, and what its allocation errors say. The same cases run in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Vulkan0's properties as the registry lists them: what is specific to Vulkan (what every device
 // promises is checked by the device contracts, tests/devices).
 

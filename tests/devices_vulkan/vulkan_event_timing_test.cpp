@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // VulkanEvent with timing, beyond the device contracts (tests/devices, which check what any
 // device's timing events measure and refuse): lavapipe has them, and what a refusal says.
 

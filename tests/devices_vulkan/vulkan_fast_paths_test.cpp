@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernels' fast paths on shapes the conformance suite's cases (odd row lengths) do not
 // reach, checked against host arithmetic: the element-wise vec4 row path (F32 rows of a
 // multiple of 4 elements with a row-broadcast b, or a padded view), the flat vec4 kernels

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Running small graphs on Vulkan0 in the kernel tests: one buffer for every tensor that owns
 // memory, packed at the buffer type's alignment from a start offset (so tests can put tensors

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A kernel benchmark for Vulkan0 next to the built-in CPU device (not a test): mul_mat GFLOP/s
 // per weight dtype and shape, add bandwidth (the fast path and the plain per-element kernel)
 // and, as the ceiling add is measured against, the same bytes through a buffer copy (vkCmdCopyBuffer on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernels beyond what the conformance suite checks: grids above maxComputeWorkGroupCount,
 // binding offsets that are not multiples of minStorageBufferOffsetAlignment, tensors in a later
 // memory chunk and across a chunk boundary, and tensors above maxStorageBufferRange. The

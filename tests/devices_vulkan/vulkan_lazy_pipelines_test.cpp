@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Listing is cheap: enumerating and describing devices, allocating and transferring create no
 // kernel pipeline; the first dispatch of a kernel creates its pipeline once, later dispatches
 // reuse it. Its own executable, so that nothing earlier in the process has computed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Backend::run_peak_kernel on Vulkan0: the FLOP count it returns is the exact work of whole
 // grid iterations covering the request, F16 follows the device's shaderFloat16, and BF16,
 // integer types and bad requests are refused with a reason. Timing is bench's business, not

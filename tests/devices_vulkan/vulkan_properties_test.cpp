@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plugin's formatting of what the driver reports, from its implementation library.
 #include <gtest/gtest.h>
 

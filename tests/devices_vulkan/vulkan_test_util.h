@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared helpers for the Vulkan tests: the plugin is loaded for real, through a Registry that
 // searches only the build's plugin folder, and the device under test is Vulkan0. CMake pins the

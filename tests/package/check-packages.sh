@@ -30,6 +30,7 @@ has_file libbk0 usr/lib/bk/libbk-sim.so
 has_file libbk-dev usr/lib/libbk.so
 has_file libbk-dev usr/include/bk/registry.h
 has_file libbk-dev usr/include/bk/version.h
+has_file libbk-dev usr/include/bk/bk.h
 has_file libbk-dev usr/lib/cmake/bk/bkConfig.cmake
 has_file libbk-dev usr/lib/pkgconfig/bk.pc
 has_file bkctl usr/bin/bkctl

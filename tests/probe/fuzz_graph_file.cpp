@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer harness for the graph-file parser (bkctl sched --graph-file). The contract under
 // test: any bytes either parse into a graph or throw bk::Error -- never another exception, a
 // crash, a hang or a sanitizer report. Built as `graph_file_fuzz` with clang (-DBK_FUZZ=ON, see

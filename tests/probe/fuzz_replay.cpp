@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs the graph-file fuzz entry point without libFuzzer: over every file of the corpus
 // directory given as argv[1], and over deterministic mutations of each (every truncation
 // point, byte flips, bytes deleted and duplicated), so that CI exercises the harness with GCC.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/graph_file.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Seeded graph data and the judging of a graph's outputs against the float64 reference
 // (probe/graph_data.h, probe/graph_run.h), on the CPU device.
 #include <gtest/gtest.h>

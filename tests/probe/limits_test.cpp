@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The table of limits (probe/verify/limits.h): each node's limit comes from its op and dtypes,
 // and a graph's adds up along its deepest chain of computing stages.
 #include <gtest/gtest.h>

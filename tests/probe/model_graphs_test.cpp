@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/model_graphs.h"
 
 #include <gtest/gtest.h>

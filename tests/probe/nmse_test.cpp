@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one NMSE rule (probe/verify/nmse.h), edge by edge.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The float64 reference evaluator (probe/verify/reference.h) against values computed by hand.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The probe's one random generator (probe/verify/rng.h).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bkctl smoke's checks on the CPU device: each passes or says why it skips.
 #include <gtest/gtest.h>
 

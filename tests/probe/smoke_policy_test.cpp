@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parsers and evaluation behind `bkctl smoke --require/--min-memory/--expect/--timeout/--fail-on`.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The watchdog that keeps a hung check from hanging `bkctl smoke`.
 #include <gtest/gtest.h>
 

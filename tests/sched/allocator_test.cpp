@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sched/graph_arenas.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sched/arena_planner.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Invariants of every schedule of the built-in graphs, over several device mixes: every node
 // runs on a backend that supports it; splits tile the graph; every input a split cannot read
 // in place is copied exactly once into that backend, by this split or an earlier one there.

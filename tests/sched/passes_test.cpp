@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Each scheduler pass alone, on hand-built graphs and simulated devices. "host" is a simulated
 // CPU-type device, the fallback, so that these decisions do not need the CPU's kernels.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Split graphs compute what the CPU alone computes. Simulated devices run the CPU's kernels,
 // so results must agree to the last bit; these tests skip, naming the ops, while the CPU
 // device reports it cannot run a node of the graph.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scheduler end to end on hand-built graphs: exact decisions, splits, copies, the decision
 // record, memory. Parametrized over the fallback: the real CPU (tests skip, saying why, while
 // it lacks a kernel they need) and "host", a simulated CPU-type device that declares every op.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/sim/sim_config.h"
 
 #include <gtest/gtest.h>

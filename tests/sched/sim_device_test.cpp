@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What is specific to simulated devices: their configuration (memory, ops, types, reads, offload,
 // async streams across devices) and labels. Buffers, streams and events as every device has them
 // are checked by the device contracts (tests/devices, sim_async.* and sim_sync.*).

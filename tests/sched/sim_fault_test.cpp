@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The faults a simulated device injects (fault= in BK_SIM_DEVICES), which `bkctl smoke`'s tests
 // rely on to prove that its checks catch them. The hang fault is exercised end to end by
 // tests/cli/test_smoke.py, where the watchdog cuts it off: here it would hang the test.

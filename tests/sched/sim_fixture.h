@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Simulated devices for the scheduler tests, built from a BK_SIM_DEVICES-style config without
 // touching the environment, plus the real CPU. Backends are created once per device name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // thrown_by(f, why): the bk::Error that f throws. When f returns instead, the test fails with
 // `why` (what it means that nothing was thrown) and a placeholder error is returned.

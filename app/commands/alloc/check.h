@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The memory check behind `bkctl alloc`. The pattern logic lives in lib/probe/mem_pattern.h
 // (shared with `bkctl smoke`); alloc uses its random pattern, whose contract that header states.

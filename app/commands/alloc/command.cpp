@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl alloc`: can this device really give me that memory? Allocates --count buffers of
 // --size bytes at once, writes a pattern into each, reads it back, verifies it, frees them all.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `bkctl bench`: the pieces of the command, one file each in commands/bench/ -- the test plan and
 // its selection (plan.cpp), the measurements on a device (ops.cpp: kernels and latency;

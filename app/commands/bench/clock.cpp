@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench`: timing one repetition of work queued on a backend, on the device where it
 // can say how long the work took, on the host otherwise.
 #include "bk/device.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench`: how fast each device is on real work, against its own measured peak.
 #include <cstdio>
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench --graph`: whole model graphs through the scheduler, checked against the float64
 // reference and then timed as evaluations per second.
 

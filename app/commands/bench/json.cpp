@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench --json` (schema bk.bench/v1) and `--baseline`: the comparison with an earlier run.
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench`: single-op kernels (mul_mat, add, cpy) on one device, with random inputs, and
 // after timing a check of the result against the float64 reference on sampled rows.
 #include <fmt/format.h>

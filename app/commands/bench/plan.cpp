@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench`: the test plan, the selection options and their errors.
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench --plot`: an SVG roofline per device. The ceilings are the measured peaks (each
 // dtype's compute peak, the best bandwidth as the slope); every test that does arithmetic is a
 // point at its arithmetic intensity (FLOP per byte moved, op_info's counts) and achieved GFLOP/s.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench`: runs a plan on each device, then derives the peaks and every result's fraction.
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench`: the aligned table (grouped by test) and CSV.
 #include <fmt/format.h>
 

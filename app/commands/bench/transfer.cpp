@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl bench`: transfers (host<->device, pageable and pinned, device<->device), latency (a
 // one-node graph, an event round trip) and the peak-arithmetic kernel.
 #include <fmt/format.h>

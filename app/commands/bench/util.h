@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Small shared pieces of the bench tests: the guard that turns a device failure into a result
 // with status error (or unsupported) instead of an exit. Random inputs come from

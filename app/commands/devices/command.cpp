@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl devices`: every device the registry found, as a table, a verbose report or JSON.
 
 #include <fmt/format.h>

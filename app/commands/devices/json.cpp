@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "commands/devices/json.h"
 
 #include "bk/error.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The bk.devices/v1 document (schemas/bk.devices.v1.json): every device with its properties
 // and describe() details, every backend family with its status, and the plugin load report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl ops`: which op x dtype each device computes, and why not where it does not.
 
 #include <fmt/format.h>

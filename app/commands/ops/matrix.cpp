@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "commands/ops/matrix.h"
 
 #include <fmt/format.h>

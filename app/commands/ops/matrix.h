@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The capability matrix behind `bkctl ops`: for every op of the op set in every float dtype it
 // takes (cpy: every source -> destination pair), a small probe node built with core/ops.h, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `bkctl sched`: the pieces of the command, one file each in commands/sched/ -- the options and
 // the session they set up (setup.cpp), the run against the float64 reference (run.cpp), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl sched`: where every node of a graph runs across devices, and why.
 #include <cstdio>
 

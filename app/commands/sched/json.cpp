@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl sched --json`: the decision record as schema bk.sched/v2: what the session chose (graph,
 // options, backends, run) around the report's fields, which the library renders.
 #include "bk/version.h"

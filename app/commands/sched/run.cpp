@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl sched --run`: the split graph against the float64 reference.
 #include "commands/sched/cli.h"
 #include "probe/graph_run.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl sched`: from options to a session (graph, devices, weights, pins).
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl sched`: the readable report -- one line per split, one per node with --verbose.
 #include <fmt/format.h>
 

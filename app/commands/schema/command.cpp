@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl schema`: prints the JSON Schema of a --json output, exactly as it is in schemas/.
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "commands/schema/schemas.h"
 
 #include <algorithm>

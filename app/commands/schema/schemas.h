@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The JSON Schemas of every --json output, embedded at build time from schemas/*.json.
 //

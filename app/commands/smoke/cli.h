@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `bkctl smoke`: what a run was asked (SmokeOptions), what it found (SmokeReport), and the
 // pieces that make one, in commands/smoke/: running the checks (run.cpp), the verdict and exit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bkctl smoke`: the CI hardware smoke check. Are the devices I expect here, can I allocate and
 // use their memory, do they compute correctly, and fast enough? Checks per level are listed in
 // lib/probe/smoke_checks.h; requirements and floors in lib/probe/smoke_policy.h.

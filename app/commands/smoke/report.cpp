@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The outputs of `bkctl smoke`: the human table and verdict, bk.smoke/v1 JSON and JUnit XML.
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The CPU's compute stream, "CPU". Synchronous: compute() returns when the graph is done, so
 // synchronize() has nothing to wait for.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/cpu_buffer.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The CPU's buffer type ("CPU"), which hands out HostBuffers (bk/host_buffer.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one CPU device, "CPU": the host processor and system memory.
 //

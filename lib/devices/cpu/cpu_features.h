@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The instruction-set extensions this CPU has and the operating system lets us use.
 //

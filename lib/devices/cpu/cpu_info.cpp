@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/cpu_info.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CpuBackend::run_peak_kernel: the tier's peak-arithmetic loops (kernel_table.h PeakFn) run on
 // every thread of the pool, one task per thread.
 #include <fmt/format.h>

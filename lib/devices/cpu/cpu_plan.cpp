@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/cpu_plan.h"
 
 #include <fmt/format.h>

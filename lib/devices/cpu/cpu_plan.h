@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A graph evaluation planned for the CPU kernels: the kernel of every node that computes
 // something, in graph order, and the work buffer the largest of them needs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bk/cpu.h"
 
 #include "devices/cpu/cpu_backend.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A persistent pool of worker threads for the CPU backend's kernels.
 //

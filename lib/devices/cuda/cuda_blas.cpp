@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cuda/cuda_blas.h"
 
 #include <dlfcn.h>

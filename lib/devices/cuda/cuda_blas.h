@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // cuBLAS, opened at run time (dlopen) on first use.
 //

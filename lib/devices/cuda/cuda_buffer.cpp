@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cuda/cuda_buffer.h"
 
 #include <cuda_runtime_api.h>

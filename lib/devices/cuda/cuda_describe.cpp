@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CudaDevice::describe: the properties `bkctl devices --verbose` and --json show.
 
 #include "devices/cuda/cuda_blas.h"

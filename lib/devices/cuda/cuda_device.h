@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // CudaDevice: one GPU as a bk device ("CUDA0", "CUDA1", ... in the runtime's order, which
 // CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER control).

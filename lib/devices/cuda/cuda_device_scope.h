@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // CudaDeviceScope: makes one GPU the calling thread's current device for a block, and restores
 // the previous one after it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cuda/cuda_error.h"
 
 #include <fmt/format.h>

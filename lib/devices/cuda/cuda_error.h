@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one place where cudaError_t and cublasStatus_t become bk::Error.
 //

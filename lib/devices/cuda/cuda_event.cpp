@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cuda/cuda_event.h"
 
 #include <fmt/format.h>

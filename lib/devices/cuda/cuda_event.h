@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // CudaEvent: a cudaEvent_t on one GPU, without timing (create_event: cheapest to record and
 // wait on) or with it (create_timing_event: seconds_since is cudaEventElapsedTime).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MUL_MAT through cuBLAS (cuda_ops.h).
 //
 // ggml's convention maps straight onto column-major GEMM: w [K, M] with K innermost is a K x M

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Optional GPU telemetry through NVML (libnvidia-ml.so.1, installed with the NVIDIA driver).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cuda_unsupported_reason (cuda_ops.h): what the CUDA kernels and cuBLAS calls can run. Kept
 // apart from the launches so that it depends on core only and is unit-tested without a GPU.
 

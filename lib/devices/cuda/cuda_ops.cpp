@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cuda_compute_node (cuda_ops.h): checks a node, then launches its kernel; MUL_MAT goes to
 // cuda_mul_mat.cpp.
 

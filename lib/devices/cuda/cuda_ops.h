@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The CUDA implementation of the op set (core/ops.h): which nodes the kernels can run, and
 // running one node on a backend's stream.

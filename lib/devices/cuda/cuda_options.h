@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Settings of the CUDA plugin read from the environment once, when the plugin's reg is created.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CudaBackend::run_peak_kernel: kernels/peak.cu over four blocks per SM, as many iterations as
 // make up the requested FLOPs, on the backend's stream, waited for.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cuda/cuda_properties.h"
 
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the CUDA runtime says about one GPU, queried once when the plugin lists devices.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The CUDA backend family, "CUDA": one CudaDevice per GPU the runtime sees.
 //

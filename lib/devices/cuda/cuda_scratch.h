@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // CudaScratch: temporary device memory of one backend stream (converted GEMM operands, pointer
 // arrays), reused from node to node.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The null device's stream. It runs in order by finishing every call before it returns: transfers
 // go straight to the buffer (the defaults of bk::Backend), copies between buffers happen at once,

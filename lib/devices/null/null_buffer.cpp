@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/null/null_buffer.h"
 
 #include <fmt/format.h>

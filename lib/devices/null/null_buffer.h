@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The null device's memory: NullBufferType hands out NullBuffers, which are host memory underneath
 // (bk::HostBuffer implements the byte primitives) but are device memory to everyone else:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A null device: an accelerator (type accel) that owns memory but runs no op. Its buffers are
 // host memory (NullBuffer), its stream runs in order and finishes each call before returning

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // An event of the null device: a point in one of its streams. A null stream finishes each call
 // before returning, so every recorded point has been reached and synchronize() returns at once;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libbk-null.so: the plugin entry point. It only builds the reg; BK_PLUGIN_ENTRY turns an
 // exception into a failed load the registry reports (a malformed BK_NULL_DEVICES, here).
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Null reg: a fixed list of NullDevices, created once and never moved (the registry and every
 // caller keep Device pointers).
 #include "devices/null/null_reg.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The "Null" backend family: the smallest complete device kind, kept as the template for the next
 // one (README.md in this folder). A reg owns its devices for the life of the process; devices()

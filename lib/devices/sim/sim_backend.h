@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The stream of a simulated device. compute() checks that every node is one the device declares,
 // then runs the CPU device's kernels on the simulated memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The memory of a simulated device: host memory (a HostBuffer underneath) whose bytes count
 // against the device's declared size until the buffer is destroyed. With fault=corrupt_byte

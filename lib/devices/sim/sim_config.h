@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The configuration language of simulated devices (BK_SIM_DEVICES):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/sim/sim_device.h"
 
 #include <fmt/format.h>

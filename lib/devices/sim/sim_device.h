@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Simulated devices: CPU-backed devices with their own buffer type, a declared subset of ops and
 // dtypes, and a memory size that allocations honour. They let the scheduler's multi-device

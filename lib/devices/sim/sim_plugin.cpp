@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libbk-sim.so: the simulated devices of BK_SIM_DEVICES, as a plugin. Without the variable the
 // reg has zero devices (not present, not an error); a malformed value fails the plugin with the
 // parser's message, which the registry reports.

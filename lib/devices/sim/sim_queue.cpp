@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/sim/sim_queue.h"
 
 #include <utility>

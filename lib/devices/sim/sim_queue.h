@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SimQueue: the stream of an asynchronous simulated device (BK_SIM_DEVICES async=yes). One worker
 // thread runs the submitted jobs in order, so that work really overlaps the caller and every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The "Sim" backend family: one SimDevice per configured entry.
 #include <deque>
 

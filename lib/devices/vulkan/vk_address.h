@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanAddressRange: a unique, inaccessible host address range that stands for a device
 // buffer's memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Vulkan headers as this plugin uses them: no prototypes (nothing links against
 // libvulkan; vk_loader.h fetches every entry point at run time), and the function tables.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/vulkan/vk_backend.h"
 
 #include <fmt/format.h>

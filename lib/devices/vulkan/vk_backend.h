@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanBackend: a stream on a Vulkan device's compute queue.
 //

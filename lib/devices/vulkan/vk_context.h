@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanContext: the logical device of one physical device, created on first use (a buffer
 // allocation or a backend), never while devices are listed.

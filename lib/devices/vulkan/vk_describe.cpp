@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // VulkanDevice::describe: the properties `bkctl devices --verbose` and --json show.
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanDescriptorArena: descriptor sets for the dispatches a stream records, from pools that
 // grow on demand and are recycled all at once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanDevice: one physical device as a bk device ("Vulkan0", "Vulkan1", ... in the order the
 // loader enumerates them).

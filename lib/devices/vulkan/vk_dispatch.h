@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanRecorder: records kernel dispatches on a stream, for one compute() call.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/vulkan/vk_event.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanEvent: a point in a VulkanBackend's stream, as (timeline semaphore, value).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanKernelArgs: the push-constant block every kernel reads (shaders/common.glsl declares
 // the same layout). 128 bytes, the minimum maxPushConstantsSize, so it fits every device.

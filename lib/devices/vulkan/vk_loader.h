@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanLoader: the Vulkan loader (libvulkan.so.1), opened at run time.
 //

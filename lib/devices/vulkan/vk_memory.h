@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Device memory: which memory type each kind of buffer uses, how much this process holds per
 // heap, and VulkanAllocation, a byte range spread over as many VkDeviceMemory chunks as the

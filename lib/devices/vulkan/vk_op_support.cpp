@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vulkan_unsupported_reason: what the kernels of this plugin can compute (see vk_ops.h).
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How each op of core/ops.h runs on the Vulkan device: which kernel, which arguments, which
 // grid. Separate from the recorder (vk_dispatch.h), which knows nothing about ops.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/vulkan/vk_options.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Settings of the Vulkan plugin that tests and diagnosis change through the environment; read
 // once when the plugin's reg is created.

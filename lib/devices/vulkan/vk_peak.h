@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Vulkan backend's peak-arithmetic probe (Backend::run_peak_kernel): peak_fma.comp over
 // enough workgroups to fill the device, as many iterations as make up the requested FLOPs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanPipelines: the compute pipelines of one logical device, created lazily and cached.
 //

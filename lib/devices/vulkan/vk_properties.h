@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanDeviceInfo: what bk knows about one physical device, queried once when devices are
 // listed. Only property queries happen here (no logical device, no allocations), so listing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/vulkan/vk_reg.h"
 
 #include <fmt/format.h>

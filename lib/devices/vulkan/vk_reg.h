@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanReg: the Vulkan backend family, one per process, made by the plugin's entry point.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The SPIR-V of every compute kernel, compiled by glslc at build time and embedded in the
 // plugin (shaders/shaders.cmake generates the definition). Static data: valid for the life of

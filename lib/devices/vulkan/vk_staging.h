@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanStagingArena: host-visible memory a stream borrows for asynchronous transfers.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/vulkan/vk_stream.h"
 
 #include <fmt/format.h>

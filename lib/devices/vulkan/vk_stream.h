@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VulkanStream: in-order work on the device's compute queue, recorded into command buffers and
 // tracked by a timeline semaphore. This is the recording helper every transfer and (later)

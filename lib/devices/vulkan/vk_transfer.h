@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Moving bytes between host memory and VulkanAllocations, and between allocations.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/verify/device_run.h"
 
 #include "probe/graph_buffer.h"

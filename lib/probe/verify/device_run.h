@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A small graph placed in one device's memory through the core interfaces only, to be judged
 // against the float64 reference: allocation, poisoning, inputs, compute and read-back. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one table of NMSE limits, and why each is what it is: what a device's output may differ
 // from the float64 reference (verify/reference.h) by, judged with verify/nmse.h. Every caller

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/verify/nmse.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // NMSE: the one comparison of a device's output with the float64 reference
 // (verify/reference.h), against a limit from verify/limits.h. The conformance suite, `bkctl

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "probe/verify/reference.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The float64 reference evaluator: computes every op of bk/ops.h from element values read
 // through each tensor's strides, so that it sees exactly the layouts the devices see

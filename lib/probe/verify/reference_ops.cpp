@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The arithmetic of every op, in double, straight from the formulas in bk/ops.h.
 #include "probe/verify/reference_ops.h"
 

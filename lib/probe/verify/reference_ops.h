@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The per-op arithmetic of the reference evaluator (verify/reference.h). Internal to the
 // reference: callers use Reference, which owns the storage these pointers read.

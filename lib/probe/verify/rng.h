@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one deterministic random generator of the probe: splitmix64 (Steele, Lea and Flood, 2014).
 // Every random value the probe, bkctl and the conformance suite feed to a device comes from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A minimal plugin for the registry tests: one reg "Fake" with one host-memory device "Fake0".
 #include <cstdlib>
 #include <cstring>

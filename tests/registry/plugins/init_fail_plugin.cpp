@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A plugin whose initialisation throws: the entry point must turn that into an error message.
 #include <stdexcept>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A plugin from before ABI stamps: an entry point but no bk_plugin_abi_stamp. The registry must
 // refuse it without calling into it.
 #include <cstdlib>

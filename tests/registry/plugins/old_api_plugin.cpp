@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A plugin built for an older plugin API (same headers, so its ABI stamp matches): the registry
 // must refuse it and say why.
 #include "bk/plugin_api.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A plugin that needs a symbol nobody defines: dlopen(RTLD_NOW) fails with the linker's message.
 #include "bk/plugin_api.h"
 

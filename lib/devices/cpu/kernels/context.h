@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What an op kernel runs with: the ISA tier's inner loops, the thread pool, the graph's work
 // buffer and the abort callback. Made by CpuBackend::compute() for one graph evaluation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/kernels/dispatch.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Run-time ISA dispatch for the CPU kernels: which instruction-set tier runs, and how to force
 // one.

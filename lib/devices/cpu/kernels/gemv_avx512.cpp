@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The avx512 tier's dot-product path for few columns (decode-like mul_mat, up to 32 X rows): W
 // streamed from memory once, plain full-row dot products for 1-4 columns and, from 5 on, 2 W
 // rows x 8 X rows register tiles over blocks of W rows and L1-sized chunks of k. (f32 weights

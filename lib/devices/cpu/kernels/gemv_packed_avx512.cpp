@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The avx512 tier's packed-column decode path (GemvPackedFns, kernel_table.h): f32 W rows times
 // up to 32 X rows that op_mul_mat packed into vectors of 16 lanes (16 rows x 1 element, or 8 x
 // 2), each weight (or pair) broadcast against every X row of a vector at once. Compiled with -mavx512f -mavx2

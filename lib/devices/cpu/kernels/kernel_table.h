@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The inner loops the CPU kernels dispatch by ISA tier: one table of plain function pointers per
 // tier (portable, avx2, avx512), filled by that tier's translation units.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The amx tier's additions to the avx512 tier: bf16-weight mul_mat on AMX tiles (tdpbf16ps,
 // a 32 x 32 C block in four accumulator tiles), its packers (X f32 -> bf16 rows with
 // vcvtne2ps2bf16, W bf16 -> VNNI pairs by gathers) and the bf16 peak-arithmetic loop.

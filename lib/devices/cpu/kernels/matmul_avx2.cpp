@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The avx2 tier's matmul inner loops (AVX2 + FMA + F16C): a 6 x 16 register tile (12 ymm
 // accumulators, two W loads and one X broadcast per k), packers that transpose 8 x 8 blocks while
 // converting f16 / bf16 weights, and the dot-product (gemv) path. Compiled with -mavx2 -mfma

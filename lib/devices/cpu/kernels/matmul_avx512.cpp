@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The avx512 tier's GEMM inner loops (AVX-512 F): an 8 x 48 register tile (24 zmm
 // accumulators, three W loads and eight X broadcasts per k), its W packer (8 x 8 transposes,
 // converting f16 / bf16 on load) and the f32 peak loop; the dot-product path for few columns is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The portable tier's matmul inner loops: a 4 x 8 register tile, the packers and the
 // dot-product (gemv) path, in plain C++. See kernel_table.h for the packed layouts.
 #include <cstring>

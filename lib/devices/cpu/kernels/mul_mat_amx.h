@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The AMX path of mul_mat for bf16 weights (tier amx, kernel_table.h AmxFns): W and X are packed
 // into 16-row bf16 panels (X converted from f32, round to nearest even), then C is computed in

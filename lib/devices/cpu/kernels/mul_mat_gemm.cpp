@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/kernels/mul_mat_gemm.h"
 
 #include <algorithm>

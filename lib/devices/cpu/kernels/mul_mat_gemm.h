@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The blocked matrix multiplication behind mul_mat for more than a few columns: X and W are
 // packed into the tier's register-tile panels (W converted to f32 once), then C is computed in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // get_rows and the copies (cpy, cast, cont): data movement, exact except for the rounding of a
 // narrowing conversion.
 #include <fmt/format.h>

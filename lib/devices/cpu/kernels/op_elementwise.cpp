@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // add, mul (b broadcast over a), scale, silu, gelu. Work is cut into row segments of at most
 // kSegment elements, so one long row (ADD on 64M floats) still spreads over every thread.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The CPU backend's op kernels: one function per op (kernels/op_*.cpp), looked up by
 // cpu_op_kernel(), and the truthful answer to "can this node run here" (cpu_op_unsupported_reason).

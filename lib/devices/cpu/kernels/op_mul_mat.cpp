@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // mul_mat: batches (with weight broadcasting over dims 2-3), gathers of strided operands into
 // contiguous f32 rows, and the choice between the dot-product path (few columns: streams W once)
 // and the packed, blocked GEMM (mul_mat_gemm.h).

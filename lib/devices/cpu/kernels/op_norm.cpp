@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rms_norm and soft_max: one row at a time, rows spread over the threads.
 #include <cmath>
 

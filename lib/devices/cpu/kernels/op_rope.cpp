@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rope: per token, the angles of every rotated pair are computed once (in double, so that large
 // positions keep their precision) and applied to each head of that token.
 #include <cmath>

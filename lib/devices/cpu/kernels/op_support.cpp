@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the CPU kernels compute, checked per node: the dtypes each kernel has loops for and the
 // shape relations it relies on (the builders in core/ops.h guarantee them; a node made by hand
 // with GraphBuilder::node may not).

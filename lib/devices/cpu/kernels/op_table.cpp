@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which kernel computes which op.
 #include "devices/cpu/kernels/op_kernels.h"
 

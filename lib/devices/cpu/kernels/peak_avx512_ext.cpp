@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The avx512 tier's peak-arithmetic loops for bf16 (AVX512_BF16 vdpbf16ps: 32 multiply-adds
 // per instruction) and f16 (AVX512_FP16 vfmadd231ph: 32 half multiply-adds), twelve independent
 // zmm chains each. Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512bf16 -mavx512fp16;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "devices/cpu/kernels/row_io.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reading and writing row segments of any float tensor as f32, whatever its dtype and strides:
 // the op kernels compute on contiguous f32 arrays and use these at their edges.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The avx2 tier's element-wise, reduction and conversion loops (AVX2 + FMA + F16C). Compiled
 // with -mavx2 -mfma -mf16c; see kernel_table.h for what this file may include and define.
 #include <immintrin.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Vector helpers of the avx2 tier: masks, horizontal sums, exp, f16/bf16 loads. Included
 // only by *_avx2.cpp units (compiled with -mavx2 -mfma -mf16c); everything has internal linkage

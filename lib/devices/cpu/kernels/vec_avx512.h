@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers shared by the avx512 tier's units (matmul_avx512.cpp, gemv_avx512.cpp), both compiled
 // with -mavx512f -mavx2 -mfma -mf16c. Everything has internal linkage (see kernel_table.h for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The portable tier's element-wise, reduction and conversion loops: plain C++ for the build's
 // baseline ISA (the compiler may vectorise them with what that baseline allows).
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The launch interface of the plugin's CUDA kernels (elementwise.cu, rows.cu, peak.cu), shared by nvcc
 // and the host compiler: plain structs and functions, no bk headers, so the .cu files stay small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Element-wise kernels: add and mul with broadcasting, scale, silu, gelu, and the copies behind
 // cpy, cast and cont. All handle any strides and any float dtypes (see kernel_util.cuh).
 

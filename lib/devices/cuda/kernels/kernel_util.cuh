@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Device-side helpers shared by the .cu files: element loads and stores by runtime dtype, row
 // addressing, block shapes and reductions. Included only by nvcc.

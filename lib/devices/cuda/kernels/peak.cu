@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The peak-arithmetic probe (Backend::run_peak_kernel): every thread runs kPeakChains independent
 // multiply-add chains, so the SMs' FMA pipes never wait on a result. One store per thread keeps
 // the compiler from removing the work. These are the CUDA cores' rates; tensor-core GEMMs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Row kernels (rms_norm, soft_max, rope, get_rows) and the pointer arrays of batched GEMMs.
 // Reductions run in F32 over one row per block; any strides and float dtypes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // cpy and cont between tensors of one shape (cont of a permuted view, a cast): the element-wise
 // kernels with d = a, converted to d's dtype by store_d. Walking rows instead of unflattening

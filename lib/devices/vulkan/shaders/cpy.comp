@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // cpy and cont that also reshape (same-shape copies and casts take copy.comp): element f of a
 // in logical order goes to element f of d, converted.

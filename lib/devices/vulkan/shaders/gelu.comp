@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #include "common.glsl"
 // The tanh approximation, 0.5 x (1 + tanh(u)), written as x / (1 + exp(-2u)) (the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // d[i0, i1, i2, i3] = a[i0, b[i1, i2, i3], i2, i3], one thread per element of d. b: I32
 // indices, strides nb_b.xyz for its dims 0-2. An index outside the table (u1 rows) yields NaN

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // d[m, n, c2, c3] = sum_k a[k, m, w2, w3] * b[k, n, c2, c3] (ggml's mul_mat, a = weights of
 // any float type, b = F32 activations, d = F32), tiled through shared memory: each workgroup

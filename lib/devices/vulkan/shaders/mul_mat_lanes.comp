@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // mul_mat for CPU-like Vulkan devices (lavapipe): the same contract as mul_mat.comp, without
 // shared memory. On a SIMD CPU an invocation is a vector lane and a workgroup a loop over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The peak-arithmetic probe (Backend::run_peak_kernel): kChains independent vec4 multiply-add
 // chains per invocation, u0 iterations each, so the FMA units never wait on a result. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // d = a / sqrt(mean(a^2) + eps) per row; f0: eps.
 #include "common.glsl"

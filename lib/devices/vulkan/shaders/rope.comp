@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // Rotary embedding by rows of a (i1 = head, i2 = token, i3; rows.glsl), each invocation
 // rotating whole pairs of the row and then copying the dims past n_dims. b: I32 positions,

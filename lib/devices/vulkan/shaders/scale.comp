@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // f0: the factor.
 #include "common.glsl"

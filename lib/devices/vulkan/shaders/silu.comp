@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #include "common.glsl"
 float silu(float x) { return x / (1.0 + exp(-x)); }

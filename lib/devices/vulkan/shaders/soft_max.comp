@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // d = softmax(f0 * a + mask) per row. u0 != 0: b is an F32 mask whose row i1 serves row i1 of
 // a, repeated over dims 2-3.
