@@ -54,6 +54,9 @@ typedef enum bk_status {
   BK_ERROR_TIMEOUT = 6,           // a device did not answer in time
   BK_ERROR_UNSUPPORTED = 7,       // the device cannot do what was asked
   BK_ERROR_INTERNAL = 100,        // anything else
+  // Not a status: keeps every bk_* enum 32 bits wide, so that any int a binding passes is a
+  // value of the type (C++ leaves other values undefined) and the function can refuse it.
+  BK_STATUS_MAX_ENUM = 0x7fffffff,
 } bk_status;
 
 // "ok", "check_failed", "invalid_argument", "not_found", "out_of_memory", "device_error",
@@ -80,9 +83,10 @@ typedef struct bk_buffer bk_buffer;
 
 typedef enum bk_device_type {
   BK_DEVICE_TYPE_CPU = 0,
-  BK_DEVICE_TYPE_GPU = 1,    // a discrete GPU
-  BK_DEVICE_TYPE_IGPU = 2,   // an integrated GPU
-  BK_DEVICE_TYPE_ACCEL = 3,  // anything else
+  BK_DEVICE_TYPE_GPU = 1,                // a discrete GPU
+  BK_DEVICE_TYPE_IGPU = 2,               // an integrated GPU
+  BK_DEVICE_TYPE_ACCEL = 3,              // anything else
+  BK_DEVICE_TYPE_MAX_ENUM = 0x7fffffff,  // not a type (see BK_STATUS_MAX_ENUM)
 } bk_device_type;
 
 // What a device can do besides computing.
@@ -174,6 +178,7 @@ typedef enum bk_dtype {
   BK_DTYPE_F16 = 1,
   BK_DTYPE_BF16 = 2,
   BK_DTYPE_I32 = 3,
+  BK_DTYPE_MAX_ENUM = 0x7fffffff,  // not a type (see BK_STATUS_MAX_ENUM)
 } bk_dtype;
 
 BK_API bk_status bk_graph_new(bk_graph** out);

@@ -162,6 +162,8 @@ BK_API const char* bk_device_type_name(bk_device_type type) {
     case BK_DEVICE_TYPE_IGPU:
     case BK_DEVICE_TYPE_ACCEL:
       return bk::device_type_name(static_cast<bk::DeviceType>(type));
+    case BK_DEVICE_TYPE_MAX_ENUM:
+      break;
   }
   return "unknown";
 }

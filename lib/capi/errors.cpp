@@ -89,6 +89,8 @@ BK_API const char* bk_status_name(bk_status status) {
     case BK_ERROR_TIMEOUT:
     case BK_ERROR_UNSUPPORTED:
       return bk::error_code_name(static_cast<bk::ErrorCode>(status));
+    case BK_STATUS_MAX_ENUM:
+      break;
   }
   return "unknown";
 }

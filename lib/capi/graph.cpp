@@ -137,7 +137,10 @@ extern "C" {
 
 BK_API bk_status bk_graph_new(bk_graph** out) {
   reset(out);
-  return guard("bk_graph_new", [&] { require(out, "out") = new bk_graph(); });
+  return guard("bk_graph_new", [&] {
+    bk_graph*& slot = require(out, "out");  // before the allocation, which would leak otherwise
+    slot = new bk_graph();
+  });
 }
 
 BK_API void bk_graph_free(bk_graph* graph) { delete graph; }
