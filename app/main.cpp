@@ -4,7 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -14,6 +17,8 @@
 #include "bk/error.h"
 #include "command.h"
 #include "exit_codes.h"
+#include "output/term.h"
+#include "probe/smoke_watchdog.h"
 #include "version/print.h"
 
 namespace {
@@ -37,13 +42,14 @@ constexpr const char* kFooter =
     "\n"
     "Run 'bkctl <command> --help' for a command's options.";
 
-// Errors are one line each, so that scripts can show them and tests can count them.
+// Errors are one line each, so that scripts can show them and tests can count them, with any
+// other control character (from a plugin's or driver's message) escaped.
 std::string one_line(std::string text) {
   for (char& c : text) {
     if (c == '\n' || c == '\r') c = ' ';
   }
   while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
+  return bkctl::printable(text);
 }
 
 void print_error(const std::string& message) {
@@ -150,9 +156,7 @@ int run(int argc, char** argv) {
   return run_command(commands);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_catching(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const bk::Error& e) {
@@ -164,5 +168,30 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     print_error(std::string("unexpected error: ") + e.what());
     return bkctl::kExitDeviceError;
+  } catch (...) {
+    // Only a plugin's code can throw something that is not a std::exception.
+    print_error("unexpected error: an exception of unknown type (from a device plugin?)");
+    return bkctl::kExitDeviceError;
   }
+}
+
+// Output that did not reach stdout (a full disk, a closed pipe) is an error, not a success.
+int check_stdout(int code) {
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return code;
+  const int error = errno;
+  print_error(std::string("error: could not write the output to stdout: ") + std::strerror(error));
+  return code == bkctl::kExitOk ? bkctl::kExitDeviceError : code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int code = check_stdout(run_catching(argc, argv));
+  // A thread abandoned by a watchdog may still be inside a device or the registry: leave without
+  // running the destructors that would pull those objects from under it (smoke_watchdog.h).
+  if (bk::abandoned_checks() > 0) {
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }
+  return code;
 }

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
 namespace bkctl {
 namespace {
 
@@ -63,10 +65,34 @@ std::string render_case(const JUnitCase& c) {
 
 }  // namespace
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence starting at text[i] (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
+size_t utf8_sequence_length(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  const size_t n = lead >= 0xC2 && lead <= 0xDF   ? 2
+                   : lead >= 0xE0 && lead <= 0xEF ? 3
+                   : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                  : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  const unsigned char low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+  const unsigned char high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (size_t k = 2; k < n; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return n;
+}
+
+}  // namespace
+
 std::string xml_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char ch : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
     const auto c = static_cast<unsigned char>(ch);
     switch (ch) {
       case '&':
@@ -85,7 +111,18 @@ std::string xml_escape(const std::string& text) {
         out += "&apos;";
         break;
       default:
-        if (c >= 0x20 || ch == '\t' || ch == '\n' || ch == '\r') out += ch;
+        if (c >= 0x80) {
+          // A document with a byte that is not UTF-8 is not well-formed XML: U+FFFD stands in.
+          const size_t n = utf8_sequence_length(text, i);
+          if (n == 0) {
+            out += "\xEF\xBF\xBD";
+          } else {
+            out.append(text, i, n);
+            i += n - 1;
+          }
+        } else if (c >= 0x20 || ch == '\t' || ch == '\n' || ch == '\r') {
+          out += ch;
+        }
     }
   }
   return out;

@@ -41,7 +41,8 @@ struct JUnitSuite {
 
 std::string render_junit(const std::string& name, const std::vector<JUnitSuite>& suites);
 
-// "&amp;" etc.; drops control characters other than tab, newline and carriage return.
+// "&amp;" etc.; drops control characters other than tab, newline and carriage return, and puts
+// U+FFFD for each byte that is not part of well-formed UTF-8 (the document must stay well-formed).
 std::string xml_escape(const std::string& text);
 
 }  // namespace bkctl

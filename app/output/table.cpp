@@ -16,6 +16,7 @@ Table::Table(std::vector<TableColumn> columns) : columns_(std::move(columns)) {}
 void Table::add_row(std::vector<TableCell> cells) {
   assert(cells.size() <= columns_.size());
   while (cells.size() < columns_.size()) cells.emplace_back("");
+  for (TableCell& cell : cells) cell.text = printable(cell.text);
   rows_.push_back(std::move(cells));
 }
 

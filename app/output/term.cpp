@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "output/term.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -39,8 +40,25 @@ bool is_terminal(std::FILE* stream) { return isatty(fileno(stream)) == 1; }
 
 TermStyle term_style_for(std::FILE* stream) {
   const char* no_color = std::getenv("NO_COLOR");
-  const bool color_disabled = no_color != nullptr && no_color[0] != '\0';
+  const char* term = std::getenv("TERM");
+  // TERM=dumb is how Emacs shells, some CI consoles and `script` say "no escape sequences".
+  const bool color_disabled =
+      (no_color != nullptr && no_color[0] != '\0') || (term != nullptr && std::string_view(term) == "dumb");
   return TermStyle{!color_disabled && is_terminal(stream)};
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 size_t display_width(std::string_view text) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// How bkctl may decorate what it prints: colour and bold only when the stream is a terminal and
-// NO_COLOR (https://no-color.org) is unset or empty. Pipes and files always get plain text.
+// How bkctl may decorate what it prints: colour and bold only when the stream is a terminal,
+// NO_COLOR (https://no-color.org) is unset or empty and TERM is not "dumb". Pipes and files always
+// get plain text.
 
 #include <cstdio>
 #include <string>
@@ -18,11 +19,15 @@ struct TermStyle {
   std::string paint(std::string_view text, Tone tone) const;
 };
 
-// The style for a stdio stream (stdout or stderr), decided from isatty() and NO_COLOR.
+// The style for a stdio stream (stdout or stderr), decided from isatty(), NO_COLOR and TERM.
 TermStyle term_style_for(std::FILE* stream);
 bool is_terminal(std::FILE* stream);
 
 // Columns a UTF-8 string takes on a terminal (code points; no wide-character handling).
 size_t display_width(std::string_view text);
+
+// Text from outside (device and graph names, plugin and driver messages) made safe to print:
+// control characters, which could move the cursor or recolour the terminal, become \xNN.
+std::string printable(std::string_view text);
 
 }  // namespace bkctl

@@ -72,7 +72,7 @@ class BK_API Registry {
   BackendReg* find_reg(std::string_view name) const noexcept;
   Device* find_device(std::string_view name) const noexcept;
   std::vector<Device*> devices_of_type(DeviceType type) const;
-  // Throws Error(not_found) listing the devices that exist.
+  // Throws Error(not_found) listing the devices that exist and the plugins that failed to load.
   Device& device(std::string_view name) const;
   Device& device(size_t index) const;
 
@@ -86,6 +86,8 @@ class BK_API Registry {
 
  private:
   void load_default_plugins(const RegistryOptions& options);
+  // Adds a loaded plugin's reg (when it has one) and records the attempt, failed when adding did.
+  const PluginAttempt& register_loaded(PluginAttempt attempt, BackendReg* reg);
 
   std::vector<BackendReg*> regs_;
   std::vector<Device*> devices_;

@@ -23,21 +23,6 @@ std::unique_ptr<bk_device> wrap(Device& device) {
   return out;
 }
 
-// Registry::device(name)'s not_found message, plus the plugins that failed to load (a simulated
-// device is missing when BK_SIM_DEVICES is malformed: say so).
-[[noreturn]] void not_found(const Registry& registry, std::string_view name) {
-  std::string failed;
-  for (const PluginAttempt& a : registry.plugin_report()) {
-    if (a.status == PluginAttempt::Status::failed) failed += "; plugin " + a.name + " failed: " + a.reason;
-  }
-  try {
-    registry.device(name);
-  } catch (const Error& e) {
-    throw Error(e.code(), e.what() + failed);
-  }
-  throw Error(ErrorCode::not_found, "no device named '" + std::string(name) + "'" + failed);
-}
-
 nlohmann::ordered_json caps_json(const DeviceCaps& caps) {
   return {{"async", caps.async},
           {"host_buffer", caps.host_buffer},
@@ -77,10 +62,8 @@ const std::vector<std::unique_ptr<bk_device>>& devices() {
 }
 
 bk_device& find_handle(std::string_view name) {
-  const Registry& registry = Registry::global();
-  Device* device = registry.find_device(name);
-  if (device == nullptr) not_found(registry, name);
-  return handle_of(*device);
+  // not_found names the devices there are and the plugins that failed to load.
+  return handle_of(Registry::global().device(name));
 }
 
 bk_device& handle_of(const Device& device) {

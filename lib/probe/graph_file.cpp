@@ -5,12 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <unordered_map>
 
 #include "bk/error.h"
 #include "probe/graph_file_detail.h"
+#include "probe/input_file.h"
 
 namespace bk::graph_file {
 
@@ -269,14 +268,7 @@ Graph parse_graph_json(std::string_view text, std::string_view source) {
 }
 
 Graph load_graph_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(ErrorCode::invalid_argument,
-                fmt::format("cannot read graph file '{}': check the path", path));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_graph_json(text.str(), path);
+  return parse_graph_json(read_input_file(path, "graph file"), path);
 }
 
 }  // namespace bk

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Level 1 of `bkctl smoke`: enumeration, memory patterns, host <-> device round trip, events.
+// Level 1 of `bkctl smoke`: enumeration, memory patterns, host <-> device round trip, a checked
+// compute, events.
 #include "probe/smoke_checks.h"
 
 #include <fmt/format.h>
@@ -138,38 +139,81 @@ SmokeOutcome check_roundtrip(Device& device, const SmokeSettings& settings) {
   return outcome;
 }
 
-SmokeOutcome check_events(Device& device, const SmokeSettings&) {
-  if (!device.caps().events) return verdict(SmokeStatus::skipped, device.name() + " does not support events");
-  GraphBuilder builder;
-  Tensor& a = builder.input(DType::F32, {4096, 1, 1, 1}, "a");
-  Tensor& b = builder.input(DType::F32, {4096, 1, 1, 1}, "b");
-  Tensor& sum = ops::add(builder, a, b);
-  Graph graph = builder.build({&sum});
-  if (!device.supports_op(sum)) {
-    return verdict(SmokeStatus::skipped, "events are checked on an add, which " + device.name() +
-                                             " does not run: " + device.unsupported_reason(sum));
+// An add of two 4096-element vectors on one of the device's streams, judged against the float64
+// reference: the one computation level 1 asks of every device.
+class StreamAdd {
+ public:
+  explicit StreamAdd(Device& device) : device_(device) {
+    GraphBuilder builder;
+    Tensor& a = builder.input(DType::F32, {4096, 1, 1, 1}, "a");
+    Tensor& b = builder.input(DType::F32, {4096, 1, 1, 1}, "b");
+    sum_ = &ops::add(builder, a, b);
+    graph_ = builder.build({sum_});
   }
-  verify::DeviceRun run(device, graph);
-  const verify::LeafValues inputs = graph_leaf_values(graph, 11);
-  run.write_inputs(inputs);
-  std::unique_ptr<Backend> backend = device.init_backend();
-  std::unique_ptr<Event> event = device.create_event();
-  backend->compute(graph);
-  event->record(*backend);
-  event->synchronize();
-  // The event says the add is done: its result must be there before the stream is synchronized.
-  const verify::Values got = run.read(sum);
-  backend->synchronize();
-  const verify::NmseCheck check =
-      verify::check_nmse(got, verify::Reference(graph, inputs).values(sum), verify::graph_limit(graph), sum);
-  SmokeOutcome outcome =
-      check.ok ? verdict(SmokeStatus::pass,
-                         "an event recorded after a compute was reached with its result in place")
-               : verdict(SmokeStatus::fail, fmt::format("{}: after the event recorded behind an add was "
-                                                        "reached, the result was wrong or missing: {}",
-                                                        device.name(), check.message));
+
+  // Why the device cannot run it, or "" when it can.
+  std::string unsupported() const {
+    return device_.supports_op(*sum_) ? std::string() : device_.unsupported_reason(*sum_);
+  }
+
+  // Computes on a new stream; `wait` is called with the stream after the compute was submitted
+  // and must return once the result is in place. Returns the NMSE check of what came back.
+  template <typename Wait>
+  verify::NmseCheck run(Wait&& wait) {
+    verify::DeviceRun device_run(device_, graph_);
+    const verify::LeafValues inputs = graph_leaf_values(graph_, 11);
+    device_run.write_inputs(inputs);
+    std::unique_ptr<Backend> backend = device_.init_backend();
+    backend->compute(graph_);
+    wait(*backend);
+    const verify::Values got = device_run.read(*sum_);
+    backend->synchronize();
+    return verify::check_nmse(got, verify::Reference(graph_, inputs).values(*sum_),
+                              verify::graph_limit(graph_), *sum_);
+  }
+
+ private:
+  Device& device_;
+  Tensor* sum_ = nullptr;
+  Graph graph_;
+};
+
+SmokeOutcome judged(const verify::NmseCheck& check, std::string pass, std::string fail) {
+  SmokeOutcome outcome = check.ok ? verdict(SmokeStatus::pass, std::move(pass))
+                                  : verdict(SmokeStatus::fail, fail + ": " + check.message);
   if (std::isfinite(check.nmse)) outcome.metrics = {{"nmse", check.nmse}};
   return outcome;
+}
+
+// Every device computes at level 1, with or without events: a device that runs no op at all
+// fails here, because a diagnostic that never computes on a device cannot vouch for it.
+SmokeOutcome check_compute(Device& device, const SmokeSettings&) {
+  StreamAdd add(device);
+  if (const std::string why = add.unsupported(); !why.empty()) {
+    return verdict(SmokeStatus::fail, fmt::format("{} cannot run an f32 add: {}", device.name(), why));
+  }
+  return judged(add.run([](Backend& stream) { stream.synchronize(); }),
+                "an add computed on a stream matched the float64 reference",
+                device.name() + ": an add computed on a stream came back wrong");
+}
+
+SmokeOutcome check_events(Device& device, const SmokeSettings&) {
+  if (!device.caps().events) return verdict(SmokeStatus::skipped, device.name() + " does not support events");
+  StreamAdd add(device);
+  if (const std::string why = add.unsupported(); !why.empty()) {
+    return verdict(SmokeStatus::skipped,
+                   "events are checked on an add, which " + device.name() + " does not run: " + why);
+  }
+  // The event says the add is done: its result must be there before the stream is synchronized.
+  return judged(add.run([&](Backend& stream) {
+    std::unique_ptr<Event> event = device.create_event();
+    event->record(stream);
+    event->synchronize();
+  }),
+                "an event recorded after a compute was reached with its result in place",
+                device.name() +
+                    ": after the event recorded behind an add was reached, the result was wrong or "
+                    "missing");
 }
 
 }  // namespace
@@ -190,10 +234,10 @@ std::string_view smoke_status_name(SmokeStatus status) noexcept {
 
 const std::vector<SmokeCheck>& smoke_checks() {
   static const std::vector<SmokeCheck> checks = {
-      {"enumerate", 1, check_enumerate},     {"memory", 1, check_memory},
-      {"roundtrip", 1, check_roundtrip},     {"events", 1, check_events},
-      {"conformance", 2, smoke_conformance}, {"matmul", 2, smoke_matmul},
-      {"sustained", 3, smoke_sustained},
+      {"enumerate", 1, check_enumerate}, {"memory", 1, check_memory},
+      {"roundtrip", 1, check_roundtrip}, {"compute", 1, check_compute},
+      {"events", 1, check_events},       {"conformance", 2, smoke_conformance},
+      {"matmul", 2, smoke_matmul},       {"sustained", 3, smoke_sustained},
   };
   return checks;
 }

@@ -7,6 +7,7 @@
 //            memory      allocate SmokeSettings::memory_bytes, write and verify the walking-ones,
 //                        address-in-address and random patterns (probe/mem_pattern.h)
 //            roundtrip   host -> device -> host through a Backend stream (set/get_tensor_async)
+//            compute     an add on a stream, synchronized, checked (a device that runs no add fails)
 //            events      compute on a stream, record an event, wait on it, check the result
 //   level 2  conformance a few ops (mul_mat f32 and f16, add, rms_norm, soft_max, silu) against a
 //                        float64 reference, by normalised mean squared error

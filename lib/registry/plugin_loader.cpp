@@ -110,6 +110,9 @@ PluginAttempt load_plugin_file(const std::string& name, const std::string& path,
     return {name, path, PluginAttempt::Status::loaded, {}};
   } catch (const std::exception& e) {
     return failed(name, path, e.what());
+  } catch (...) {
+    // A plugin built without BK_PLUGIN_ENTRY can throw anything; it must not end the process.
+    return failed(name, path, "init threw an exception that is not a std::exception");
   }
 }
 

@@ -35,10 +35,13 @@ Registry::~Registry() = default;
 void Registry::add(BackendReg& reg) {
   const std::vector<Device*> devices = reg.devices();
   for (Device* d : devices) {
-    if (find_device(d->name()) != nullptr) {
-      throw Error(ErrorCode::invalid_argument,
-                  fmt::format("backend {}: device name '{}' is already taken by another backend", reg.name(),
-                              d->name()));
+    if (const Device* taken = find_device(d->name())) {
+      const bool shadows = d->is_simulated() && !taken->is_simulated();
+      throw Error(
+          ErrorCode::invalid_argument,
+          fmt::format("backend {}: device name '{}' is already taken by backend {}{}", reg.name(), d->name(),
+                      taken->reg().name(),
+                      shadows ? "; a simulated device may not shadow a real one: give it another name" : ""));
     }
   }
   regs_.push_back(&reg);
@@ -48,6 +51,11 @@ void Registry::add(BackendReg& reg) {
 const PluginAttempt& Registry::load_plugin(const std::string& name, const std::string& path) {
   BackendReg* reg = nullptr;
   PluginAttempt attempt = load_plugin_file(name, path, &reg);
+  return register_loaded(std::move(attempt), reg);
+}
+
+const PluginAttempt& Registry::register_loaded(PluginAttempt attempt, BackendReg* reg) {
+  const std::string name = attempt.name, path = attempt.path;
   if (reg != nullptr) {
     if (find_reg(reg->name()) != nullptr) {
       attempt = {name, path, PluginAttempt::Status::failed,
@@ -55,8 +63,11 @@ const PluginAttempt& Registry::load_plugin(const std::string& name, const std::s
     } else {
       try {
         add(*reg);
-      } catch (const Error& e) {
+      } catch (const std::exception& e) {
         attempt = {name, path, PluginAttempt::Status::failed, e.what()};
+      } catch (...) {
+        attempt = {name, path, PluginAttempt::Status::failed,
+                   "listing its devices threw an exception that is not a std::exception"};
       }
     }
   }
@@ -95,6 +106,17 @@ std::vector<std::string> discover_plugin_names(const std::vector<std::string>& d
   return names;
 }
 
+// Whether a reg offers simulated devices (listing them may throw: then it is not deferred, and
+// registering it reports the error).
+bool simulates(BackendReg& reg) noexcept {
+  try {
+    const std::vector<Device*> devices = reg.devices();
+    return std::any_of(devices.begin(), devices.end(), [](const Device* d) { return d->is_simulated(); });
+  } catch (...) {
+    return false;
+  }
+}
+
 }  // namespace
 
 void Registry::load_default_plugins(const RegistryOptions& options) {
@@ -107,6 +129,9 @@ void Registry::load_default_plugins(const RegistryOptions& options) {
       if (std::find(names.begin(), names.end(), found) == names.end()) names.push_back(std::move(found));
     }
   }
+  // Plugins of simulated devices register after every real one, so that a simulated device can
+  // never take a real device's name (BK_SIM_DEVICES='Vulkan0'): it is the one refused.
+  std::vector<std::pair<PluginAttempt, BackendReg*>> simulated;
   for (const std::string& name : names) {
     const std::string file = fmt::format("libbk-{}.so", name);
     auto found = std::find_if(dirs.begin(), dirs.end(), [&](const std::string& dir) {
@@ -120,8 +145,15 @@ void Registry::load_default_plugins(const RegistryOptions& options) {
                            fmt::format("{} not found in: {}", file, fmt::join(dirs, ", "))});
       continue;
     }
-    load_plugin(name, (std::filesystem::path(*found) / file).string());
+    BackendReg* reg = nullptr;
+    PluginAttempt attempt = load_plugin_file(name, (std::filesystem::path(*found) / file).string(), &reg);
+    if (reg != nullptr && simulates(*reg)) {
+      simulated.emplace_back(std::move(attempt), reg);
+    } else {
+      register_loaded(std::move(attempt), reg);
+    }
   }
+  for (auto& [attempt, reg] : simulated) register_loaded(std::move(attempt), reg);
 }
 
 BackendReg* Registry::find_reg(std::string_view name) const noexcept {
@@ -166,13 +198,24 @@ std::string absent_kind_hint(const std::vector<BackendReg*>& regs, std::string_v
   return {};
 }
 
+// The plugins that failed to load: a simulated device is missing when BK_SIM_DEVICES is
+// malformed, a GPU when its plugin's driver library is, and the error should say so.
+std::string failed_plugins(const std::vector<PluginAttempt>& attempts) {
+  std::string failed;
+  for (const PluginAttempt& a : attempts) {
+    if (a.status == PluginAttempt::Status::failed)
+      failed += fmt::format("; plugin {} failed: {}", a.name, a.reason);
+  }
+  return failed;
+}
+
 }  // namespace
 
 Device& Registry::device(std::string_view name) const {
   if (Device* d = find_device(name)) return *d;
   throw Error(ErrorCode::not_found,
-              fmt::format("no device named '{}'; devices here: {}{} (see 'bkctl devices')", name,
-                          device_names(), absent_kind_hint(regs_, name)));
+              fmt::format("no device named '{}'; devices here: {}{}{} (see 'bkctl devices')", name,
+                          device_names(), absent_kind_hint(regs_, name), failed_plugins(attempts_)));
 }
 
 Device& Registry::device(size_t index) const {

@@ -13,6 +13,16 @@ TEST(JUnit, EscapesMarkupAndDropsControlCharacters) {
   EXPECT_EQ(xml_escape(std::string("x\x01y\tz\n", 6)), "xy\tz\n");
 }
 
+TEST(JUnit, BytesThatAreNotUtf8BecomeTheReplacementCharacter) {
+  // Valid two-, three- and four-byte sequences pass; a lone continuation byte, a truncated
+  // sequence, an overlong form and a surrogate do not.
+  EXPECT_EQ(xml_escape("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+  EXPECT_EQ(xml_escape("a\x80z"), "a\xef\xbf\xbdz");
+  EXPECT_EQ(xml_escape("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(xml_escape("\xc0\xaf"), "\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(xml_escape("\xed\xa0\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
 TEST(JUnit, CountsFailuresErrorsAndSkipsApart) {
   JUnitSuite suite{"CPU", "2026-01-01T00:00:00", "host", {{"type", "cpu"}}, {}};
   suite.cases.push_back({"bkctl.smoke.CPU", "memory", 0.5, JUnitResult::passed, "", "", "", "bytes=8"});

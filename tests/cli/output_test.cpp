@@ -44,6 +44,12 @@ Table sample_table() {
   return table;
 }
 
+TEST(Term, ControlCharactersAreEscapedForTheTerminal) {
+  EXPECT_EQ(printable("Vulkan0"), "Vulkan0");
+  EXPECT_EQ(printable("a\x1b[31mred\x7f\tb"), "a\\x1b[31mred\\x7f\\x09b");
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");
+}
+
 TEST(Table, AlignsColumnsAndUnderlinesTheHeader) {
   const std::vector<std::string> lines = lines_of(sample_table().render(TermStyle{false}));
   ASSERT_EQ(lines.size(), 4U);

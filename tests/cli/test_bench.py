@@ -272,7 +272,7 @@ class Baseline(Files, CliTestCase):
         document["devices"][0]["identity"]["name"] = "Elsewhere0"
         self.assertOneLineError(bench(*self.MM, "--baseline", self.write_json("dev.json", document)), 2,
                                 "Elsewhere0", "same device")
-        self.assertOneLineError(bench(*self.MM, "--baseline", self.path("missing.json")), 2, "cannot be read")
+        self.assertOneLineError(bench(*self.MM, "--baseline", self.path("missing.json")), 2, "cannot read --baseline")
 
 
 class BadInput(CliTestCase):

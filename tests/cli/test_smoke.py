@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bkctl_cli import CliTestCase, run, validate  # noqa: E402
 
 XSD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "junit-10.xsd")
-LEVEL1 = ["enumerate", "memory", "roundtrip", "events"]
+LEVEL1 = ["enumerate", "memory", "roundtrip", "compute", "events"]
 LEVEL2 = LEVEL1 + ["conformance", "matmul"]
 # Under ASan, lavapipe's shader JIT crawls with the slow unwinder the leak suppression needs (see
 # test_sched.py); these runs compute on Vulkan, so they skip leak checks.
@@ -109,7 +109,7 @@ class RealDevices(CliTestCase):
         self.assertEqual(memory["metrics"]["mismatched_words"], 0)
         self.assertEqual(check(document, "CPU", "events")["status"], "skipped")
         self.assertEqual(document["verdict"], "pass")
-        self.assertEqual(document["counts"], {"pass": 3, "fail": 0, "skipped": 1, "error": 0})
+        self.assertEqual(document["counts"], {"pass": 4, "fail": 0, "skipped": 1, "error": 0})
 
     def test_level3_sustained_records_throughput_and_its_variation(self):
         document = smoke_json(self, "--level", "3", "--device", "CPU", "--duration", "1s")
@@ -144,7 +144,7 @@ class Faults(CliTestCase):
 
     def test_wrong_results_fail_the_compute_checks(self):
         document = self.faulty("wrong_results", exit_code=1)
-        for name in ("events", "conformance", "matmul"):
+        for name in ("compute", "events", "conformance", "matmul"):
             self.assertEqual(check(document, "sim0", name)["status"], "fail", name)
         self.assertEqual(check(document, "sim0", "memory")["status"], "pass", "memory itself is fine")
         self.assertIn("float64 reference", check(document, "sim0", "conformance")["message"])
@@ -176,16 +176,16 @@ class Faults(CliTestCase):
         self.assertLess(elapsed, 2 + 10, "the watchdog bounds the run")
         document = json.loads(result.stdout)
         validate(document, "bk.smoke.v1.json")
-        events = check(document, "sim0", "events")
-        self.assertEqual(events["status"], "error")
-        self.assertTrue(events["timed_out"])
-        self.assertGreaterEqual(events["seconds"], 2.0)
-        self.assertIn("timed out after 2 s", events["message"])
-        for name in ("conformance", "matmul"):
+        hung = check(document, "sim0", "compute")
+        self.assertEqual(hung["status"], "error")
+        self.assertTrue(hung["timed_out"])
+        self.assertGreaterEqual(hung["seconds"], 2.0)
+        self.assertIn("timed out after 2 s", hung["message"])
+        for name in ("events", "conformance", "matmul"):
             later = check(document, "sim0", name)
             self.assertEqual(later["status"], "skipped")
             self.assertIn("hung", later["message"])
-        error = testcase(junit.validated(), "sim0", "events").find("error")
+        error = testcase(junit.validated(), "sim0", "compute").find("error")
         self.assertEqual(error.get("type"), "timeout")
         self.assertIn("errored or timed out", result.stderr)
 
@@ -194,6 +194,13 @@ class Faults(CliTestCase):
 
     def test_hang_in_synchronize_is_cut_off_by_the_timeout(self):
         self.assert_hang_cut_off(",async=yes")
+
+    def test_a_device_without_events_still_computes_at_level_1(self):
+        for fault, exit_code, status in (("wrong_results", 1, "fail"), ("hang", 5, "error")):
+            with self.subTest(fault=fault):
+                document = self.faulty(fault, level="1", extra=",events=no", exit_code=exit_code)
+                self.assertEqual(check(document, "sim0", "compute")["status"], status)
+                self.assertEqual(check(document, "sim0", "events")["status"], "skipped")
 
     def test_fail_on_none_reports_but_passes(self):
         document = self.faulty("corrupt_byte", "--fail-on", "none", exit_code=0)

@@ -17,10 +17,12 @@
 #include "command.h"
 #include "commands/alloc/check.h"
 #include "exit_codes.h"
+#include "option_checks.h"
 #include "output/format.h"
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
+#include "registry_within.h"
 
 namespace bkctl {
 namespace {
@@ -32,6 +34,7 @@ struct AllocOptions {
   std::string size;
   size_t count = 1;
   bool json = false;
+  std::string timeout = "60s";
 };
 
 struct BufferReport {
@@ -201,7 +204,7 @@ void print_human(const bk::Device& device, size_t size, const std::vector<Buffer
 
 int run_alloc(const AllocOptions& options) {
   const size_t size = parse_size_option(options.size);
-  bk::Device& device = bk::Registry::global().device(options.device);
+  bk::Device& device = registry_within(options.timeout).device(options.device);
   check_fits(device, size, options.count);
   const std::vector<BufferReport> reports = run_check(device, size, options.count);
   if (options.json) {
@@ -226,6 +229,7 @@ Command add_alloc_command(CLI::App& parent) {
       parent.add_subcommand("alloc", "Allocate device memory, write and verify a pattern, free it");
   app->add_option("-d,--device", options->device,
                   "Device name, as `bkctl devices` lists it (case-insensitive)")
+      ->check(names_a_device())
       ->type_name("NAME")
       ->required();
   app->add_option("-s,--size", options->size, "Bytes per buffer: 4096, 64MiB, 2GiB, 1.5G, 500MB")
@@ -235,6 +239,8 @@ Command add_alloc_command(CLI::App& parent) {
       ->type_name("N")
       ->check(CLI::Range(size_t{1}, size_t{1} << 20).description(""));
   app->add_flag("--json", options->json, "Print JSON (schema bk.alloc/v1) instead of a table");
+  app->add_option("--timeout", options->timeout, "Give up finding the devices after this long (exit 5)")
+      ->capture_default_str();
   app->footer(
       "Every buffer is allocated first (they must fit together), then filled with a pattern\n"
       "that differs at every 64-bit word, read back and compared. GB/s counts only the\n"

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bk/device.h"
+#include "bk/error.h"
 #include "output/json_out.h"
 #include "probe/bench_timer.h"
 #include "probe/stats.h"
@@ -41,6 +42,7 @@ struct BenchArgs {
   std::string plot;      // SVG path
   std::string baseline;  // bk.bench/v1 path
   std::string tolerance = "10%";
+  std::string timeout = "5m";  // per test: a device that hangs fails the test (exit 5), not the job
 };
 
 enum class BenchStatus { ok, unsupported, skipped, error };
@@ -75,7 +77,10 @@ struct BenchResult {
   BenchStatus status = BenchStatus::skipped;
   std::string timer = kTimerHost;
   std::string reason;  // unsupported/skipped/error: why
-  std::string unit;    // "GFLOP/s", "GB/s", "us", "eval/s"
+  // Status error: which kind, for the exit code -- check_failed for a wrong result,
+  // out_of_memory, device_error or timeout for the device failing.
+  bk::ErrorCode error_code = bk::ErrorCode::device_error;
+  std::string unit;  // "GFLOP/s", "GB/s", "us", "eval/s"
   bool higher_is_better = true;
   bk::SampleStats stats;           // in unit, per sample
   double flops = 0;                // per run, for the roofline (0: none)
@@ -141,11 +146,22 @@ class RepetitionClock {
   std::unique_ptr<bk::Event> start_, stop_;
 };
 
+// plan.cpp: a result for `test`, status skipped, with the unit and direction of its group
+// (whatever becomes of it, every result has its unit).
+BenchResult result_for(const BenchTest& test);
+
+// Marks `result` as a wrong result (status error, check_failed) with the reason.
+void fail_check(BenchResult& result, std::string reason);
+
 // Times `run` (seconds per repetition) and converts each sample to the result's unit with `to_unit`.
 void measure_into(BenchResult& result, const std::function<double()>& run, const bk::TimingOptions& timing,
                   const std::function<double(double)>& to_unit);
 
-// run.cpp. bench_devices throws not_found (exit 3) listing the devices there are.
+// run.cpp. The exit code of a finished run: every error result counts, the worst kind first
+// (device error or timeout 5, out of memory 4, wrong result 1); 0 when none. `summary` gets a
+// line for stderr naming how many and the first.
+int bench_exit_code(const BenchRun& run, std::string& summary);
+// bench_devices throws not_found (exit 3) listing the devices there are.
 std::vector<bk::Device*> bench_devices(const BenchArgs& args);
 BenchRun run_bench(const BenchArgs& args, const BenchPlan& plan);
 void apply_thread_count(bk::Backend& backend, int threads);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // `bkctl bench`: how fast each device is on real work, against its own measured peak.
 #include <cstdio>
-#include <fstream>
 
 #include "bk/error.h"
 #include "command.h"
 #include "commands/bench/cli.h"
 #include "exit_codes.h"
+#include "option_checks.h"
+#include "output/report_file.h"
 #include "output/term.h"
+#include "probe/smoke_policy.h"
 
 namespace bkctl {
 namespace {
@@ -28,17 +30,13 @@ constexpr const char* kFooter =
 
 [[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) usage("--plot: cannot write " + path);
-}
-
 int run_bench_command(const BenchArgs& args) {
   if (args.json && args.csv) usage("give --json or --csv, not both");
   const BenchPlan plan = make_plan(args);
-  timing_options(args);  // reject a bad --budget before anything runs
+  timing_options(args);  // reject a bad --budget or --timeout before anything runs
+  bk::parse_duration_seconds(args.timeout, "--timeout");
   const double tolerance = parse_tolerance(args.tolerance);
+  ReportFile plot(args.plot, "--plot");  // fails now, not after the run, on a bad path
   if (args.list) {
     std::fputs(plan_listing(plan).c_str(), stdout);
     return kExitOk;
@@ -52,7 +50,10 @@ int run_bench_command(const BenchArgs& args) {
   const BenchRun run = run_bench(args, plan);
   BaselineReport baseline;
   if (!args.baseline.empty()) baseline = compare_with_baseline(run, args.baseline, tolerance);
-  if (!args.plot.empty()) write_file(args.plot, roofline_svg(run));
+  if (plot.wanted()) {
+    plot.commit(roofline_svg(run));
+    std::fprintf(stderr, "bkctl: wrote the roofline to %s\n", plot.path().c_str());
+  }
   if (args.json) {
     ojson doc = bench_document(run);
     if (!args.baseline.empty()) doc["baseline"] = baseline.json;
@@ -68,12 +69,15 @@ int run_bench_command(const BenchArgs& args) {
     }
     std::fputs(text.c_str(), stdout);
   }
+  std::string errors;
+  const int code = bench_exit_code(run, errors);
+  if (!errors.empty()) std::fprintf(stderr, "bkctl: bench: %s\n", errors.c_str());
   if (baseline.regressions > 0) {
-    std::fprintf(stderr, "bkctl: %d regression(s) beyond the tolerance against %s\n", baseline.regressions,
-                 args.baseline.c_str());
-    return kExitCheckFailed;
+    std::fprintf(stderr, "bkctl: %d regression%s against %s\n", baseline.regressions,
+                 baseline.regressions == 1 ? "" : "s", args.baseline.c_str());
+    if (code == kExitOk) return kExitCheckFailed;
   }
-  return kExitOk;
+  return code;
 }
 
 }  // namespace
@@ -82,7 +86,8 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   auto args = std::make_shared<BenchArgs>();
   args->argv.assign(argv, argv + argc);
   CLI::App* app = parent.add_subcommand("bench", "Measure each device on real work, against its own peak");
-  app->add_option("-d,--device", args->device, "Devices to measure, e.g. CPU or Vulkan0,CPU (default: all)");
+  app->add_option("-d,--device", args->device, "Devices to measure, e.g. CPU or Vulkan0,CPU (default: all)")
+      ->check(names_a_device());
   app->add_option("--op", args->ops, "Only these tests, comma-separated (see below)");
   app->add_option("--dtype", args->dtypes, "Weight dtypes for mul_mat and peak: f32,f16,bf16 (default all)");
   app->add_option("--size", args->sizes,
@@ -95,7 +100,11 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_option("--budget", args->budget, "Measuring time per test, e.g. 0.5s or 50ms")
       ->capture_default_str();
   app->add_option("--warmup", args->warmup, "Unmeasured runs before each test")->capture_default_str();
-  app->add_option("--threads", args->threads, "Thread count for devices that have one (the CPU)");
+  app->add_option("--threads", args->threads, "Thread count for devices that have one (the CPU)")
+      ->check(CLI::Range(1, 4096));
+  app->add_option("--timeout", args->timeout,
+                  "Per-test watchdog: a test still running after it is an error (exit 5)")
+      ->capture_default_str();
   app->add_flag("--list", args->list, "List the selected tests and exit");
   app->add_flag("--json", args->json, "Print JSON (schema bk.bench/v1)");
   app->add_flag("--csv", args->csv, "Print CSV, one row per test");

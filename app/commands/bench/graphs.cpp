@@ -55,8 +55,7 @@ void profile_splits(bk::Scheduler& sched, bk::Graph& graph, double eval_seconds,
 }  // namespace
 
 BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
-  BenchResult result{test};
-  result.unit = "eval/s";
+  BenchResult result = result_for(test);
   return guarded(result, [&] {
     const std::vector<bk::Device*> devices = graph_devices(ctx);
     std::vector<std::unique_ptr<bk::Backend>> owned;
@@ -78,8 +77,7 @@ BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
     const auto got = bk::evaluate_graph(graph, sched, {devices, device_of, kSeed, 1}, store);
     for (const bk::verify::NmseCheck& check : bk::check_graph_outputs(graph, kSeed, got)) {
       if (!check.ok) {
-        result.status = BenchStatus::error;
-        result.reason = "wrong result against the float64 reference: " + check.message;
+        fail_check(result, "wrong result against the float64 reference: " + check.message);
         return;
       }
     }

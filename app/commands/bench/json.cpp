@@ -2,8 +2,9 @@
 // `bkctl bench --json` (schema bk.bench/v1) and `--baseline`: the comparison with an earlier run.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 
 #include "bk/error.h"
 #include "bk/version.h"
@@ -11,6 +12,7 @@
 #include "probe/bench_compare.h"
 #include "probe/device_details.h"
 #include "probe/host_info.h"
+#include "probe/input_file.h"
 
 namespace bkctl {
 namespace {
@@ -84,6 +86,38 @@ const ojson* find_device(const ojson& doc, const bk::Device& d) {
   return nullptr;
 }
 
+const ojson* find_test(const ojson& device, const std::string& id) {
+  for (const ojson& t : device.at("tests")) {
+    if (t.value("id", "") == id) return &t;
+  }
+  return nullptr;
+}
+
+// A baseline's numbers must be ones a run can produce: a median that is a positive finite rate,
+// a cv in [0, 1] and a whole number of samples (at least 2). Anything else (cv 1e308, a zero
+// or negative median) would switch regression detection off, so it is refused.
+bk::Measured baseline_measure(const ojson& test, const std::string& path) {
+  const std::string id = test.value("id", "?");
+  const ojson& median = test.at("median");
+  const ojson& cv = test.at("cv");
+  const ojson& samples = test.at("samples");
+  const auto number = [](const ojson& v) { return v.is_number() ? v.get<double>() : std::nan(""); };
+  const double m = number(median), c = number(cv);
+  if (!(std::isfinite(m) && m > 1e-300)) {
+    bad_baseline(path, fmt::format("test {} has median {}: not a measured value", id, median.dump()));
+  }
+  if (!(c >= 0 && c <= 1)) {
+    bad_baseline(path, fmt::format("test {} has cv {}: outside [0, 1], so no change could count as a "
+                                   "regression; re-record the baseline",
+                                   id, cv.dump()));
+  }
+  if (!samples.is_number_unsigned() || samples.get<size_t>() < 2) {
+    bad_baseline(path, fmt::format("test {} has samples {}: a baseline needs a whole number of at least 2",
+                                   id, samples.dump()));
+  }
+  return {m, c, samples.get<size_t>()};
+}
+
 }  // namespace
 
 ojson bench_document(const BenchRun& run) {
@@ -121,9 +155,7 @@ ojson bench_document(const BenchRun& run) {
 namespace {
 
 BaselineReport compare_documents(const BenchRun& run, const std::string& path, double tolerance) {
-  std::ifstream in(path);
-  if (!in) bad_baseline(path, "cannot be read (give a file written by 'bkctl bench --json')");
-  const ojson doc = ojson::parse(in, nullptr, false);
+  const ojson doc = ojson::parse(bk::read_input_file(path, "--baseline"), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) bad_baseline(path, "is not JSON");
   const std::string schema = doc.value("schema", "");
   if (schema != kSchema)
@@ -142,33 +174,46 @@ BaselineReport compare_documents(const BenchRun& run, const std::string& path, d
                                      fmt::join(names, ", "), b.device->name(), b.device->description()));
     }
     for (const BenchResult& r : b.results) {
-      if (r.status != BenchStatus::ok) continue;
-      for (const ojson& t : base->at("tests")) {
-        if (t.value("id", "") != r.test.id() || t.value("status", "") != "ok") continue;
-        // Device time leaves out the submission that host time includes: not the same quantity.
-        const std::string timer = t.value("timer", r.timer);
-        if (timer != r.timer) {
-          report.lines.push_back(fmt::format("{} {}: not compared: timed by {} now, by {} in the baseline",
-                                             b.device->name(), r.test.id(), r.timer, timer));
-          continue;
-        }
-        const bk::Measured old{t.at("median").get<double>(), t.at("cv").get<double>(),
-                               t.at("samples").get<size_t>()};
-        const bk::Measured now{r.stats.median, r.stats.cv, r.stats.count};
-        const bk::Verdict v = bk::compare_to_baseline(old, now, tolerance, r.higher_is_better);
-        report.regressions += v.regression ? 1 : 0;
-        report.lines.push_back(fmt::format("{} {}: {:.4g} -> {:.4g} {} ({:+.1f}%, allowed -{:.1f}%){}",
-                                           b.device->name(), r.test.id(), old.median, now.median, r.unit,
-                                           100 * v.change, 100 * v.allowed,
-                                           v.regression ? "  REGRESSION" : ""));
+      const ojson* t = find_test(*base, r.test.id());
+      if (t == nullptr || t->value("status", "") != "ok") continue;
+      const bk::Measured old = baseline_measure(*t, path);
+      if (r.status == BenchStatus::error) {
+        // A test that ran before and fails now is the worst regression there is.
+        ++report.regressions;
+        report.lines.push_back(fmt::format("{} {}: ok in the baseline, now an error: {}  REGRESSION",
+                                           b.device->name(), r.test.id(), r.reason));
         report.json["compared"].push_back({{"device", b.device->name()},
                                            {"id", r.test.id()},
                                            {"baseline", old.median},
-                                           {"current", now.median},
-                                           {"change", v.change},
-                                           {"allowed", v.allowed},
-                                           {"regression", v.regression}});
+                                           {"current", nullptr},
+                                           {"change", nullptr},
+                                           {"allowed", nullptr},
+                                           {"regression", true},
+                                           {"error", r.reason}});
+        continue;
       }
+      if (r.status != BenchStatus::ok) continue;
+      // Device time leaves out the submission that host time includes: not the same quantity.
+      const std::string timer = t->value("timer", r.timer);
+      if (timer != r.timer) {
+        report.lines.push_back(fmt::format("{} {}: not compared: timed by {} now, by {} in the baseline",
+                                           b.device->name(), r.test.id(), r.timer, timer));
+        continue;
+      }
+      const bk::Measured now{r.stats.median, r.stats.cv, r.stats.count};
+      const bk::Verdict v = bk::compare_to_baseline(old, now, tolerance, r.higher_is_better);
+      report.regressions += v.regression ? 1 : 0;
+      report.lines.push_back(fmt::format("{} {}: {:.4g} -> {:.4g} {} ({:+.1f}%, allowed -{:.1f}%){}",
+                                         b.device->name(), r.test.id(), old.median, now.median, r.unit,
+                                         100 * v.change, 100 * v.allowed,
+                                         v.regression ? "  REGRESSION" : ""));
+      report.json["compared"].push_back({{"device", b.device->name()},
+                                         {"id", r.test.id()},
+                                         {"baseline", old.median},
+                                         {"current", now.median},
+                                         {"change", v.change},
+                                         {"allowed", v.allowed},
+                                         {"regression", v.regression}});
     }
   }
   report.json["regressions"] = report.regressions;

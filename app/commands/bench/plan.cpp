@@ -156,6 +156,21 @@ BenchPlan make_plan(const BenchArgs& args) {
   return plan;
 }
 
+BenchResult result_for(const BenchTest& test) {
+  BenchResult result{test};
+  if (test.group == "peak" || test.group == "mul_mat") {
+    result.unit = "GFLOP/s";
+  } else if (test.group == "bandwidth" || test.group == "transfer") {
+    result.unit = "GB/s";
+  } else if (test.group == "latency") {
+    result.unit = "us";
+    result.higher_is_better = false;
+  } else {
+    result.unit = "eval/s";
+  }
+  return result;
+}
+
 std::string BenchTest::id() const {
   std::string out = op;
   if (!graph.empty()) out += "/" + graph;

@@ -2,6 +2,7 @@
 // `bkctl bench`: runs a plan on each device, then derives the peaks and every result's fraction.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -10,7 +11,11 @@
 #include "bk/registry.h"
 #include "bk/strings.h"
 #include "commands/bench/cli.h"
+#include "exit_codes.h"
 #include "output/term.h"
+#include "probe/smoke_policy.h"
+#include "probe/smoke_watchdog.h"
+#include "registry_within.h"
 
 namespace bkctl {
 namespace {
@@ -20,11 +25,14 @@ using SetThreadsFn = void (*)(bk::Backend&, int);
 }  // namespace
 
 std::vector<bk::Device*> bench_devices(const BenchArgs& args) {
-  const bk::Registry& registry = bk::Registry::global();
+  const bk::Registry& registry = registry_within(args.timeout);
   if (args.device.empty()) return registry.devices();
   std::vector<bk::Device*> out;
   for (const std::string& name : bk::split(args.device, ',')) {
-    if (!bk::trim(name).empty()) out.push_back(&registry.device(bk::trim(name)));  // not_found: the list
+    if (bk::trim(name).empty()) continue;
+    bk::Device* device = &registry.device(bk::trim(name));  // not_found: the list
+    // CPU,cpu is one device, measured once.
+    if (std::find(out.begin(), out.end(), device) == out.end()) out.push_back(device);
   }
   return out;
 }
@@ -37,6 +45,40 @@ BenchResult run_one(const BenchTest& test, DeviceContext& ctx) {
   if (test.group == "graph") return run_graph_test(test, ctx);
   if (test.op == "mul_mat" || test.op == "add" || test.op == "cpy") return run_kernel_test(test, ctx);
   return run_transfer_test(test, ctx);
+}
+
+// What a test's thread uses, owned with it: after a timeout the thread is abandoned inside the
+// device (probe/smoke_watchdog.h) and keeps this, and the backend, alive until the process
+// _Exits; nothing it touches may belong to the caller's stack.
+struct WatchedTest {
+  BenchArgs args;
+  bk::TimingOptions timing;
+  BenchResult result;
+};
+
+// run_one under the watchdog. Sets `hung` when the test did not finish within `timeout`.
+BenchResult run_watched(const BenchTest& test, bk::Device& device,
+                        const std::shared_ptr<bk::Backend>& backend, const BenchRun& run, double timeout,
+                        bool& hung) {
+  auto state = std::make_shared<WatchedTest>(WatchedTest{run.args, run.timing, result_for(test)});
+  const bk::WatchedOutcome watched = bk::run_with_watchdog(
+      [state, backend, &device, test] {
+        DeviceContext ctx{device, *backend, state->timing, state->args};
+        state->result = run_one(test, ctx);
+        return bk::SmokeOutcome{};
+      },
+      std::chrono::duration<double>(timeout));
+  if (watched.outcome.status == bk::SmokeStatus::pass) return state->result;
+  hung = watched.outcome.timed_out;
+  BenchResult r = result_for(test);
+  r.status = BenchStatus::error;
+  r.error_code = hung ? bk::ErrorCode::timeout : bk::ErrorCode::device_error;
+  r.reason = hung ? fmt::format(
+                        "{} did not finish within --timeout {}: the device hung (try bkctl smoke "
+                        "--device {})",
+                        test.id(), run.args.timeout, device.name())
+                  : watched.outcome.message;
+  return r;
 }
 
 // Compute peaks: the peak kernel where it ran, else the best mul_mat of that dtype. A mul_mat
@@ -134,6 +176,31 @@ class Progress {
 
 }  // namespace
 
+void fail_check(BenchResult& result, std::string reason) {
+  result.status = BenchStatus::error;
+  result.error_code = bk::ErrorCode::check_failed;
+  result.reason = std::move(reason);
+}
+
+int bench_exit_code(const BenchRun& run, std::string& summary) {
+  int code = kExitOk, errors = 0;
+  std::string first;
+  for (const DeviceBench& bench : run.devices) {
+    for (const BenchResult& r : bench.results) {
+      if (r.status != BenchStatus::error) continue;
+      ++errors;
+      if (first.empty()) first = bench.device->name() + " " + r.test.id() + ": " + r.reason;
+      // A failing device (5, 4, ...) outranks a wrong result (1): that needs a person first.
+      const auto rank = [](int c) { return c == kExitCheckFailed ? 0 : c; };
+      const int c = exit_code_for(r.error_code);
+      if (code == kExitOk || rank(c) > rank(code)) code = c;
+    }
+  }
+  if (errors > 0)
+    summary = fmt::format("{} test{} ended in error (first: {})", errors, errors == 1 ? "" : "s", first);
+  return code;
+}
+
 void apply_thread_count(bk::Backend& backend, int threads) {
   if (threads <= 0) return;
   void* fn = backend.device().reg().proc_address("set_threads");
@@ -144,7 +211,6 @@ void apply_thread_count(bk::Backend& backend, int threads) {
 BenchRun run_bench(const BenchArgs& args, const BenchPlan& plan) {
   BenchRun run{args, timing_options(args), {}};
   const std::vector<bk::Device*> devices = bench_devices(args);
-  if (args.threads < 0) throw bk::Error(bk::ErrorCode::invalid_argument, "--threads must be at least 1");
   if (args.threads > 0) {
     bool any = false;
     for (bk::Device* d : devices) any = any || d->reg().proc_address("set_threads") != nullptr;
@@ -157,34 +223,39 @@ BenchRun run_bench(const BenchArgs& args, const BenchPlan& plan) {
   Progress progress;
   const size_t total = devices.size() * plan.tests.size();
   size_t done = 0;
+  const double timeout = bk::parse_duration_seconds(args.timeout, "--timeout");
   for (bk::Device* device : devices) {
     DeviceBench bench{device, {}, {}};
-    std::unique_ptr<bk::Backend> backend;
+    std::shared_ptr<bk::Backend> backend;
+    bool hung = false;
     std::string failure;
+    bk::ErrorCode failure_code = bk::ErrorCode::device_error;
     try {
       backend = device->init_backend();
       apply_thread_count(*backend, args.threads);
     } catch (const bk::Error& e) {
       failure = e.what();
+      failure_code = e.code();
     }
     for (const BenchTest& test : plan.tests) {
       progress.show(done++, total, device->name(), test.id());
-      if (!backend) {
-        BenchResult r{test};
+      if (!backend || hung) {
+        BenchResult r = result_for(test);
         r.status = BenchStatus::error;
-        r.reason = "the device did not start: " + failure;
+        r.error_code = hung ? bk::ErrorCode::timeout : failure_code;
+        r.reason =
+            hung ? "not run: the device hung in an earlier test" : "the device did not start: " + failure;
         bench.results.push_back(r);
         continue;
       }
       if (std::optional<std::string> why = too_slow_for_defaults(args, run.timing, bench.results, test)) {
-        BenchResult r{test};
+        BenchResult r = result_for(test);
         r.status = BenchStatus::skipped;
         r.reason = *why;
         bench.results.push_back(r);
         continue;
       }
-      DeviceContext ctx{*device, *backend, run.timing, args};
-      bench.results.push_back(run_one(test, ctx));
+      bench.results.push_back(run_watched(test, *device, backend, run, timeout, hung));
     }
     derive_peaks(bench);
     run.devices.push_back(std::move(bench));

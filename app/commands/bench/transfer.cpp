@@ -74,8 +74,7 @@ std::string compare(const float* got, const float* want, size_t n) {
 }  // namespace
 
 BenchResult run_transfer_test(const BenchTest& test, DeviceContext& ctx) {
-  BenchResult result{test};
-  result.unit = "GB/s";
+  BenchResult result = result_for(test);
   return guarded(result, [&] {
     const size_t n = static_cast<size_t>(test.size * test.size);
     const size_t bytes = n * sizeof(float);
@@ -131,17 +130,12 @@ BenchResult run_transfer_test(const BenchTest& test, DeviceContext& ctx) {
         std::memcpy(got.data(), host.data, bytes);
       wrong = compare(got.data(), want.data(), n);
     }
-    if (!wrong.empty()) {
-      result.status = BenchStatus::error;
-      result.reason = wrong;
-    }
+    if (!wrong.empty()) fail_check(result, wrong);
   });
 }
 
 BenchResult run_latency_test(const BenchTest& test, DeviceContext& ctx) {
-  BenchResult result{test};
-  result.unit = "us";
-  result.higher_is_better = false;
+  BenchResult result = result_for(test);
   const auto to_us = [](double s) { return s * 1e6; };
   return guarded(result, [&] {
     bk::Backend& be = ctx.backend;
@@ -188,8 +182,7 @@ BenchResult run_latency_test(const BenchTest& test, DeviceContext& ctx) {
     r.buffer->get_tensor(r, got.data(), 0, sizeof(float) * 256);
     for (size_t i = 0; i < 256; ++i) {
       if (got[i] != av[i] + bv[i]) {
-        result.status = BenchStatus::error;
-        result.reason = fmt::format("wrong result: element {} = {}, want {}", i, got[i], av[i] + bv[i]);
+        fail_check(result, fmt::format("wrong result: element {} = {}, want {}", i, got[i], av[i] + bv[i]));
         return;
       }
     }
@@ -197,8 +190,7 @@ BenchResult run_latency_test(const BenchTest& test, DeviceContext& ctx) {
 }
 
 BenchResult run_peak_test(const BenchTest& test, DeviceContext& ctx) {
-  BenchResult result{test};
-  result.unit = "GFLOP/s";
+  BenchResult result = result_for(test);
   return guarded(result, [&] {
     const bk::DType type = *bk::dtype_from_name(test.dtype);
     // Grow the kernel until one run takes a measurable while (10 ms), so launch overhead is noise.

@@ -17,10 +17,12 @@ BenchResult guarded(BenchResult& result, F&& body) {
     body();
   } catch (const bk::Error& e) {
     result.status = e.code() == bk::ErrorCode::unsupported ? BenchStatus::unsupported : BenchStatus::error;
+    result.error_code = e.code();
     result.reason = e.what();
     result.stats = {};
   } catch (const std::bad_alloc&) {
     result.status = BenchStatus::error;
+    result.error_code = bk::ErrorCode::out_of_memory;
     result.reason = "out of host memory";
     result.stats = {};
   }

@@ -17,6 +17,7 @@
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
+#include "registry_within.h"
 
 namespace bkctl {
 namespace {
@@ -24,6 +25,7 @@ namespace {
 struct DevicesOptions {
   bool verbose = false;
   bool json = false;
+  std::string timeout = "60s";
 };
 
 std::string caps_text(const bk::DeviceCaps& caps) {
@@ -112,7 +114,7 @@ std::string verbose_report(const bk::Registry& registry, const TermStyle& style)
 }
 
 int run_devices(const DevicesOptions& options) {
-  const bk::Registry& registry = bk::Registry::global();
+  const bk::Registry& registry = registry_within(options.timeout);
   if (options.json) {
     print_json(devices_document(registry));
     return kExitOk;
@@ -131,6 +133,8 @@ Command add_devices_command(CLI::App& parent) {
   app->add_flag("-v,--verbose", options->verbose,
                 "Add each device's details (topology, ISA, driver) and the plugin report");
   app->add_flag("--json", options->json, "Print JSON (schema bk.devices/v1, details included)");
+  app->add_option("--timeout", options->timeout, "Give up finding the devices after this long (exit 5)")
+      ->capture_default_str();
   app->footer(
       "Memory is shown in GiB (2^30 bytes); --json gives exact bytes.\n"
       "Caps: async = transfers overlap compute, host-buf = pinned host buffers,\n"

@@ -13,9 +13,11 @@
 #include "command.h"
 #include "commands/ops/matrix.h"
 #include "exit_codes.h"
+#include "option_checks.h"
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
+#include "registry_within.h"
 
 namespace bkctl {
 namespace {
@@ -25,10 +27,11 @@ constexpr const char* kOpsSchema = "bk.ops/v1";
 struct OpsOptions {
   std::string device;  // empty: every device
   bool json = false;
+  std::string timeout = "60s";
 };
 
 std::vector<bk::Device*> selected_devices(const OpsOptions& options) {
-  const bk::Registry& registry = bk::Registry::global();
+  const bk::Registry& registry = registry_within(options.timeout);
   if (!options.device.empty()) return {&registry.device(options.device)};  // throws not_found with the list
   return registry.devices();
 }
@@ -108,8 +111,11 @@ Command add_ops_command(CLI::App& parent) {
   auto options = std::make_shared<OpsOptions>();
   CLI::App* app =
       parent.add_subcommand("ops", "Capability matrix: which op x dtype each device computes, and why not");
-  app->add_option("-d,--device", options->device, "Only this device (name, case-insensitive)");
+  app->add_option("-d,--device", options->device, "Only this device (name, case-insensitive)")
+      ->check(names_a_device());
   app->add_flag("--json", options->json, "Print JSON (schema bk.ops/v1)");
+  app->add_option("--timeout", options->timeout, "Give up finding the devices after this long (exit 5)")
+      ->capture_default_str();
   app->footer(
       "dtype is the op's operand dtype (mul_mat: the weights, get_rows: the table; activations are f32);\n"
       "cpy rows give source->destination. Each answer is the device's own supports_op on a small\n"

@@ -34,6 +34,7 @@ struct SchedArgs {
   bool verbose = false;
   bool json = false;
   bool run = false;
+  std::string timeout = "5m";  // --run: a computation still going after it is a hung device
 };
 
 // Everything the options name, resolved: the graph, the devices and their backends, where each

@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: MIT
 // `bkctl sched`: where every node of a graph runs across devices, and why.
-#include <cstdio>
+#include <fmt/format.h>
 
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bk/error.h"
 #include "command.h"
 #include "commands/sched/cli.h"
 #include "exit_codes.h"
+#include "probe/smoke_policy.h"
+#include "probe/smoke_watchdog.h"
+#include "registry_within.h"
 
 namespace bkctl {
 namespace {
@@ -45,12 +55,41 @@ void add_placement_options(CLI::App& app, SchedArgs& args) {
   app.add_option("--copies", args.copies, "Pipeline copies of every split input")->capture_default_str();
 }
 
+// run_against_reference under the watchdog. On a timeout the computing thread is abandoned
+// inside a device (probe/smoke_watchdog.h): the session and scheduler it uses are released,
+// never destroyed, and main() leaves with _Exit.
+RunResult run_watched(std::unique_ptr<SchedSession>& session, std::unique_ptr<bk::Scheduler>& sched,
+                      double timeout) {
+  auto result = std::make_shared<RunResult>();
+  SchedSession* s = session.get();
+  bk::Scheduler* scheduler = sched.get();
+  const bk::WatchedOutcome watched = bk::run_with_watchdog(
+      [result, s, scheduler] {
+        *result = run_against_reference(*s, *scheduler);
+        return bk::SmokeOutcome{};
+      },
+      std::chrono::duration<double>(timeout));
+  if (watched.outcome.status == bk::SmokeStatus::pass) return *result;
+  if (!watched.outcome.timed_out) throw bk::Error(bk::ErrorCode::device_error, watched.outcome.message);
+  std::vector<std::string> names;
+  for (const bk::Device* d : s->backend_devices()) names.push_back(d->name());
+  (void)session.release();
+  (void)sched.release();
+  throw bk::Error(
+      bk::ErrorCode::timeout,
+      fmt::format("--run did not finish within --timeout {} on {}: a device hung (try bkctl smoke "
+                  "--device {})",
+                  s->args.timeout, fmt::join(names, ","), fmt::join(names, ",")));
+}
+
 int run_sched(const SchedArgs& args) {
-  SchedSession session(args, bk::Registry::global());
+  const double timeout = bk::parse_duration_seconds(args.timeout, "--timeout");
+  auto owned_session = std::make_unique<SchedSession>(args, registry_within(args.timeout));
+  SchedSession& session = *owned_session;
   std::unique_ptr<bk::Scheduler> sched = session.make_scheduler(session.graph);
   std::unique_ptr<RunResult> run;
   if (args.run) {
-    run = std::make_unique<RunResult>(run_against_reference(session, *sched));
+    run = std::make_unique<RunResult>(run_watched(owned_session, sched, timeout));
   } else {
     for (size_t i = 0; i < session.weights.size(); ++i) {
       sched->assume_buffer(*session.weights[i],
@@ -82,6 +121,9 @@ Command add_sched_command(CLI::App& parent) {
       "--run", args->run,
       "Compute with random weights on the chosen devices and compare with the float64 reference (exit 1 "
       "above the limit)");
+  app->add_option("--timeout", args->timeout,
+                  "Give up finding the devices, or with --run computing, after this long (exit 5)")
+      ->capture_default_str();
   app->footer(kFooter);
   return {app, [args] { return run_sched(*args); }};
 }

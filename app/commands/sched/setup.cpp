@@ -2,7 +2,9 @@
 // `bkctl sched`: from options to a session (graph, devices, weights, pins).
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <numeric>
 
 #include "bk/error.h"
 #include "bk/strings.h"
@@ -15,22 +17,6 @@ namespace {
 
 [[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
 
-// registry.device(), whose not_found message also names the plugins that failed to load: a
-// simulated device missing because BK_SIM_DEVICES is malformed should say so.
-bk::Device& find_device(const bk::Registry& registry, const std::string& name) {
-  if (bk::Device* d = registry.find_device(name)) return *d;
-  std::string failed;
-  for (const bk::PluginAttempt& a : registry.plugin_report()) {
-    if (a.status == bk::PluginAttempt::Status::failed)
-      failed += fmt::format("; plugin {} failed: {}", a.name, a.reason);
-  }
-  try {
-    return registry.device(name);
-  } catch (const bk::Error& e) {
-    throw bk::Error(e.code(), e.what() + failed);
-  }
-}
-
 std::vector<bk::Device*> pick_devices(const std::string& list, const bk::Registry& registry) {
   std::vector<bk::Device*> devices;
   if (list.empty()) {
@@ -40,7 +26,7 @@ std::vector<bk::Device*> pick_devices(const std::string& list, const bk::Registr
   } else {
     for (const std::string& name : bk::split(list, ',')) {
       if (bk::trim(name).empty()) usage(fmt::format("--devices '{}' has an empty name", list));
-      devices.push_back(&find_device(registry, bk::trim(name)));
+      devices.push_back(&registry.device(bk::trim(name)));  // not_found: the list and failed plugins
     }
   }
   bk::Device& cpu = registry.device("CPU");
@@ -75,8 +61,12 @@ std::vector<double> parse_fractions(const std::string& text, size_t count) {
     const double f = std::strtod(t.c_str(), &end);
     if (t.empty() || end != t.c_str() + t.size())
       usage(fmt::format("--weights-split: '{}' is not a number", t));
+    if (!std::isfinite(f) || f < 0) usage(fmt::format("--weights-split: '{}' is not a share >= 0", t));
     fractions.push_back(f);
   }
+  const double total = std::accumulate(fractions.begin(), fractions.end(), 0.0);
+  if (!std::isfinite(total) || total <= 0)
+    usage(fmt::format("--weights-split '{}': the shares must add up to a finite number above 0", text));
   if (fractions.size() != count) {
     usage(
         fmt::format("--weights-split has {} fractions for {} devices; give one per device in --devices order "
@@ -86,11 +76,15 @@ std::vector<double> parse_fractions(const std::string& text, size_t count) {
   return fractions;
 }
 
+constexpr int kMaxCopies = 16;
+
 void check_args(const SchedArgs& args) {
   if (!args.graph.empty() && !args.graph_file.empty()) usage("give --graph or --graph-file, not both");
   if (!args.weights_on.empty() && !args.weights_split.empty())
     usage("give --weights-on or --weights-split, not both");
-  if (args.copies < 1) usage(fmt::format("--copies must be at least 1, got {}", args.copies));
+  // Each copy is a whole set of split inputs in memory; beyond a few nothing overlaps more.
+  if (args.copies < 1 || args.copies > kMaxCopies)
+    usage(fmt::format("--copies must be 1 to {}, got {}", kMaxCopies, args.copies));
 }
 
 }  // namespace

@@ -60,8 +60,9 @@ struct SmokeReport {
 };
 
 // Runs every check of the requested levels on every selected device, under the watchdog, and
-// evaluates the requirements; fills in the exit code and verdict. Throws bk::Error(not_found)
-// for a --device that does not exist.
+// evaluates the requirements; fills in the exit code and verdict. When finding the devices fails
+// or times out, the report holds that one error (device "host", check "enumerate") and nothing
+// else, and exits 5 whatever --fail-on says. Throws bk::Error(not_found) for a --device that does not exist.
 SmokeReport run_smoke(const SmokeOptions& options);
 
 // The exit code (exit_codes.h) and a one-line verdict for a finished report:

@@ -4,17 +4,15 @@
 // lib/probe/smoke_checks.h; requirements and floors in lib/probe/smoke_policy.h.
 //
 // No check may hang a CI job: each runs under the watchdog of lib/probe/smoke_watchdog.h (which
-// says why threads and not processes). When a check was abandoned there, this command writes and
-// flushes every report and leaves with std::_Exit, skipping destructors and atexit handlers that
+// says why threads and not processes). When a check was abandoned there, the reports are written
+// as always and main() leaves with std::_Exit, skipping destructors and atexit handlers that
 // could block on what the stuck thread holds; the exit code is the run's (5 for the timeout).
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,8 +22,10 @@
 #include "command.h"
 #include "commands/smoke/cli.h"
 #include "exit_codes.h"
+#include "option_checks.h"
 #include "output/json_out.h"
-#include "probe/smoke_watchdog.h"
+#include "output/report_file.h"
+#include "probe/input_file.h"
 
 namespace bkctl {
 namespace {
@@ -48,14 +48,6 @@ struct SmokeArgs {
   throw bk::Error(bk::ErrorCode::invalid_argument, message);
 }
 
-std::string read_floors(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) usage(fmt::format("cannot read --expect '{}': no such file or not readable", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 SmokeOptions parse_options(const SmokeArgs& args) {
   SmokeOptions options;
   options.level = args.level;
@@ -67,7 +59,7 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   for (const std::string& text : args.min_memory) options.min_memory.push_back(bk::parse_min_memory(text));
   if (!args.expect.empty()) {
     options.floors_path = args.expect;
-    options.floors = bk::parse_floors(read_floors(args.expect), args.expect);
+    options.floors = bk::parse_floors(bk::read_input_file(args.expect, "--expect"), args.expect);
   }
   const std::optional<size_t> mem = bk::parse_size(args.mem);
   if (!mem || *mem < 8) {
@@ -81,39 +73,17 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   return options;
 }
 
-// Opened before the checks run, so that a path that cannot be written fails in a second, not
-// after minutes of checks.
-std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_junit(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
-  if (path.empty()) return file;
-  file.reset(std::fopen(path.c_str(), "w"));
-  if (!file)
-    usage(fmt::format("cannot write --junit '{}': check that its directory exists and is writable", path));
-  return file;
-}
-
 int run_smoke_command(const SmokeArgs& args) {
   const SmokeOptions options = parse_options(args);
-  auto junit = open_junit(args.junit);
+  ReportFile junit(args.junit, "--junit");  // fails now, not after the checks, on a bad path
   const SmokeReport report = run_smoke(options);
-  if (junit) {
-    const std::string xml = smoke_junit(report);
-    std::fwrite(xml.data(), 1, xml.size(), junit.get());
-    std::fflush(junit.get());
-  }
+  junit.commit(smoke_junit(report));
   if (args.json) {
     print_json(smoke_json(options, report));
   } else {
     std::fputs(smoke_human(options, report).c_str(), stdout);
   }
-  std::fflush(stdout);
   if (report.exit_code != kExitOk) std::fprintf(stderr, "bkctl: smoke: %s\n", report.verdict_line.c_str());
-  if (bk::abandoned_checks() > 0) {
-    // A thread is stuck in a device: see the header comment for why the process ends here.
-    junit.reset();
-    std::fflush(nullptr);
-    std::_Exit(report.exit_code);
-  }
   return report.exit_code;
 }
 
@@ -130,6 +100,7 @@ Command add_smoke_command(CLI::App& parent) {
       ->type_name("N")
       ->check(CLI::Range(1, 3).description(""));
   app->add_option("-d,--device", args->devices, "Comma-separated devices to check (default: every device)")
+      ->check(names_a_device())
       ->type_name("NAMES");
   app->add_option(
          "--require", args->requirements,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "bk/version.h"
@@ -195,6 +196,14 @@ std::string smoke_junit(const SmokeReport& report) {
     }
     suites.push_back(std::move(suite));
   }
+  // Checks of no device: finding the devices failed or timed out (device "host").
+  JUnitSuite host_suite{"host", report.timestamp, host, {}, {}};
+  for (const SmokeCheckRecord& c : report.checks) {
+    const bool of_a_device = std::any_of(report.devices.begin(), report.devices.end(),
+                                         [&](const SmokeDeviceInfo& d) { return d.name == c.device; });
+    if (!of_a_device) host_suite.cases.push_back(junit_case(c));
+  }
+  if (!host_suite.cases.empty()) suites.push_back(std::move(host_suite));
   return render_junit("bkctl smoke", suites);
 }
 

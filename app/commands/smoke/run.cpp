@@ -119,8 +119,16 @@ SmokeReport run_smoke(const SmokeOptions& options) {
       },
       std::chrono::duration<double>(options.timeout_seconds));
   if (loaded.outcome.status != bk::SmokeStatus::pass) {
-    throw bk::Error(loaded.outcome.timed_out ? bk::ErrorCode::timeout : bk::ErrorCode::device_error,
-                    "finding the devices: " + loaded.outcome.message);
+    // Nothing else can run without the registry, but the reports still say what happened.
+    bk::SmokeOutcome outcome = loaded.outcome;
+    outcome.message = "finding the devices (loading the plugins): " + outcome.message;
+    report.checks.push_back({"host", "enumerate", 1, outcome, loaded.seconds});
+    report.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    // Nothing was checked: never a pass, whatever --fail-on says.
+    report.exit_code = kExitDeviceError;
+    report.verdict_line =
+        fmt::format("FAIL: finding the devices {}", outcome.timed_out ? "timed out" : "failed");
+    return report;
   }
   const bk::Registry& registry = bk::Registry::global();
   const std::vector<bk::Device*> devices = selected_devices(options, registry);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "bk/tensor.h"
+#include "devices/cpu/cgroup_memory.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/cpu_features.h"
 #include "devices/cpu/cpu_info.h"
@@ -52,6 +53,12 @@ void CpuDevice::describe(Properties& out) const {
   describe_topology(cpu_topology(), out);
   out.set_list("isa_features", features.names);
   out.set("default_threads", cpu_default_threads());
+  // Where memory() got a smaller figure than the machine's: a container's or a job's limit.
+  if (const auto cgroup = cgroup_memory_limit()) {
+    out.set("memory.cgroup_limit", cgroup->limit);
+    out.set("memory.cgroup_usage", cgroup->usage);
+    out.set("memory.cgroup_source", cgroup->source);
+  }
 }
 
 bool CpuDevice::supports_op(const Tensor& node) const { return cpu_op_unsupported_reason(node).empty(); }

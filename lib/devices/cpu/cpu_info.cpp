@@ -10,6 +10,7 @@
 
 #include "bk/error.h"
 #include "bk/strings.h"
+#include "devices/cpu/cgroup_memory.h"
 #include "devices/cpu/cpu_topology.h"
 
 #if defined(__linux__)
@@ -141,7 +142,12 @@ MemoryInfo cpu_memory() {
                 "CPU: the operating system reports no system memory (on Linux both /proc/meminfo and "
                 "sysinfo() failed); check that /proc is mounted");
   }
-  return MemoryInfo{std::min(info->free, info->total), info->total};
+  MemoryInfo memory{std::min(info->free, info->total), info->total};
+  if (const auto cgroup = cgroup_memory_limit()) {
+    memory.total = std::min(memory.total, cgroup->limit);
+    memory.free = std::min(memory.free, cgroup->headroom());
+  }
+  return memory;
 }
 
 }  // namespace bk

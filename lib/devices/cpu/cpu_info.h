@@ -22,7 +22,8 @@ namespace bk {
 const std::string& cpu_brand();
 
 // Total and available system memory. total is never 0, and free is what the OS estimates can be
-// allocated without swapping (MemAvailable), so it is below total on any running system.
+// allocated without swapping (MemAvailable), so it is below total on any running system. Both are
+// capped by this process's cgroup memory limit where there is one (cgroup_memory.h).
 MemoryInfo cpu_memory();
 
 // Parsers for the Linux files, exposed so tests can feed them text. Each returns nullopt when the

@@ -51,17 +51,12 @@ std::shared_ptr<Snapshot> snapshot(const Graph& graph) {
   return snap;
 }
 
-// fault=hang: blocks the calling thread until the process exits. Nothing wakes it, on purpose:
-// it stands for a kernel or a driver call that never comes back.
-[[noreturn]] void hang_forever() {
-  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
-}
-
-// fault=wrong_results: one element of every f32 node the step computed is off by 1 + |x|.
+// fault=wrong_results: one element of every f32 node the step computed is off by 1 + |x|. A
+// cpy is a view of its destination but writes it, so it is corrupted too.
 void corrupt_results(const Graph& graph) {
   for (const Tensor* node : graph.nodes()) {
-    if (node->op == Op::none || node->is_view() || node->type != DType::F32 || node->data == nullptr)
-      continue;
+    const bool writes = node->op != Op::none && (!node->is_view() || node->op == Op::cpy);
+    if (!writes || node->type != DType::F32 || node->data == nullptr) continue;
     float* first = static_cast<float*>(node->data);
     *first += 1.0f + std::fabs(*first);
   }
@@ -93,9 +88,9 @@ void SimBackend::compute(Graph& graph) {
   check_ops(graph);
   const std::string device_name = device_->name();
   const SimFault fault = device_->config().fault;
-  if (fault == SimFault::hang && !queue_) hang_forever();
+  if (fault == SimFault::hang && !queue_) sim_hang_forever();
   auto run = [cpu = cpu_.get(), device_name, fault](Graph& g) {
-    if (fault == SimFault::hang) hang_forever();
+    if (fault == SimFault::hang) sim_hang_forever();
     try {
       cpu->compute(g);
       if (fault == SimFault::wrong_results) corrupt_results(g);

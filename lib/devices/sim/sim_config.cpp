@@ -97,10 +97,11 @@ DeviceType parse_type(const Where& at, std::string_view value) {
 
 SimFault parse_fault(const Where& at, std::string_view value) {
   for (SimFault f : {SimFault::none, SimFault::corrupt_byte, SimFault::wrong_results, SimFault::hang,
-                     SimFault::alloc_fail}) {
+                     SimFault::alloc_fail, SimFault::hang_init}) {
     if (iequals(sim_fault_name(f), trim(value))) return f;
   }
-  bad(at, fmt::format("'{}' is not a fault (none, corrupt_byte, wrong_results, hang, alloc_fail)", value));
+  bad(at, fmt::format("'{}' is not a fault (none, corrupt_byte, wrong_results, hang, alloc_fail, hang_init)",
+                      value));
 }
 
 using Apply = void (*)(SimDeviceConfig&, const Where&, std::string_view);
@@ -142,7 +143,7 @@ constexpr std::array<KeySpec, 12> kKeys{{
      }},
     {"reads", "DEV+DEV", "other devices' buffers it reads in place; CPU means host memory (default none)",
      [](SimDeviceConfig& c, const Where&, std::string_view v) { c.reads = list_items(v); }},
-    {"fault", "none|corrupt_byte|wrong_results|hang|alloc_fail",
+    {"fault", "none|corrupt_byte|wrong_results|hang|alloc_fail|hang_init",
      "injects a fault, for testing checks (default none)",
      [](SimDeviceConfig& c, const Where& at, std::string_view v) { c.fault = parse_fault(at, v); }},
 }};
@@ -211,6 +212,8 @@ const char* sim_fault_name(SimFault fault) noexcept {
       return "hang";
     case SimFault::alloc_fail:
       return "alloc_fail";
+    case SimFault::hang_init:
+      return "hang_init";
   }
   return "?";
 }

@@ -25,11 +25,14 @@ namespace bk {
 // catch them (fault=NAME in BK_SIM_DEVICES):
 //   corrupt_byte   every write through Buffer::write flips bit 4 of the byte at the middle of
 //                  the buffer when it covers that byte (a stuck memory cell)
-//   wrong_results  every compute adds 1 + |x| to element 0 of each f32 node it computes
+//   wrong_results  every compute adds 1 + |x| to element 0 of each f32 node it computes (cpy
+//                  included)
 //   hang           compute never returns (an asynchronous stream's job never finishes, so
 //                  synchronize never returns) until the process exits
 //   alloc_fail     every allocation fails with Error(out_of_memory), whatever memory is free
-enum class SimFault { none, corrupt_byte, wrong_results, hang, alloc_fail };
+//   hang_init      loading the plugin never returns (a driver stuck in its initialisation), so
+//                  finding the devices hangs until the process exits
+enum class SimFault { none, corrupt_byte, wrong_results, hang, alloc_fail, hang_init };
 const char* sim_fault_name(SimFault fault) noexcept;
 
 struct SimDeviceConfig {

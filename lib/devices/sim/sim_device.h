@@ -87,4 +87,8 @@ class SimDevice final : public Device {
 std::unique_ptr<BackendReg> make_sim_reg(std::string_view config,
                                          std::string status = "no simulated devices configured");
 
+// fault=hang and hang_init: blocks the calling thread until the process exits. Nothing wakes it,
+// on purpose: it stands for a kernel or a driver call that never comes back.
+[[noreturn]] void sim_hang_forever();
+
 }  // namespace bk

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The "Sim" backend family: one SimDevice per configured entry.
+#include <chrono>
 #include <deque>
+#include <thread>
 
 #include "devices/sim/sim_device.h"
 
@@ -10,7 +12,10 @@ namespace {
 class SimReg final : public BackendReg {
  public:
   SimReg(std::vector<SimDeviceConfig> configs, std::string status) : status_(std::move(status)) {
-    for (SimDeviceConfig& config : configs) devices_.emplace_back(*this, std::move(config));
+    for (SimDeviceConfig& config : configs) {
+      if (config.fault == SimFault::hang_init) sim_hang_forever();
+      devices_.emplace_back(*this, std::move(config));
+    }
   }
 
   std::string name() const override { return "Sim"; }
@@ -27,6 +32,10 @@ class SimReg final : public BackendReg {
 };
 
 }  // namespace
+
+void sim_hang_forever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
 
 std::unique_ptr<BackendReg> make_sim_reg(std::string_view config, std::string status) {
   return std::make_unique<SimReg>(parse_sim_config(config), std::move(status));
