@@ -13,22 +13,13 @@ namespace bkctl {
 
 const bk::Registry& registry_within(const std::string& timeout) {
   const double seconds = bk::parse_duration_seconds(timeout, "--timeout");
-  const bk::WatchedOutcome loaded = bk::run_with_watchdog(
-      [] {
-        bk::Registry::global();
-        return bk::SmokeOutcome{};
-      },
-      std::chrono::duration<double>(seconds));
-  if (loaded.outcome.timed_out) {
+  if (!bk::run_within([] { bk::Registry::global(); }, std::chrono::duration<double>(seconds))) {
     throw bk::Error(
         bk::ErrorCode::timeout,
         fmt::format("finding the devices did not finish within --timeout {}: a device plugin or its "
                     "driver hangs in its initialisation; to find which, point BK_BACKEND_PATH at a "
                     "directory holding only some of the libbk-*.so plugins",
                     timeout));
-  }
-  if (loaded.outcome.status != bk::SmokeStatus::pass) {
-    throw bk::Error(bk::ErrorCode::device_error, "finding the devices: " + loaded.outcome.message);
   }
   return bk::Registry::global();
 }

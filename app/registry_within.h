@@ -6,7 +6,7 @@
 //
 // Errors: bk::Error(timeout) (exit 5) when loading did not finish in time; the loading thread is
 // then abandoned inside the plugin (probe/smoke_watchdog.h) and main() leaves with _Exit.
-// bk::Error(device_error) when loading threw. Call from the command's thread.
+// What loading throws is rethrown. Call from the command's thread.
 
 #include <string>
 

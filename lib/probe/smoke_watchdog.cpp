@@ -77,6 +77,23 @@ WatchedOutcome run_with_watchdog(std::function<SmokeOutcome()> check, std::chron
   return watched;
 }
 
+bool run_within(std::function<void()> work, std::chrono::duration<double> timeout) {
+  auto error = std::make_shared<std::exception_ptr>();
+  const WatchedOutcome watched = run_with_watchdog(
+      [work = std::move(work), error] {
+        try {
+          work();
+        } catch (...) {
+          *error = std::current_exception();
+        }
+        return SmokeOutcome{};
+      },
+      timeout);
+  if (watched.outcome.timed_out) return false;
+  if (*error) std::rethrow_exception(*error);
+  return true;
+}
+
 int abandoned_checks() noexcept { return g_abandoned.load(); }
 
 }  // namespace bk

@@ -32,6 +32,12 @@ struct WatchedOutcome {
 };
 WatchedOutcome run_with_watchdog(std::function<SmokeOutcome()> check, std::chrono::duration<double> timeout);
 
+// The same for any work, as the other commands use it: an exception work() throws is rethrown
+// here, in the caller's thread, as it was (a bk::Error keeps its code). Returns false when the
+// deadline passed; the thread is then abandoned as above, so work() must own (or share) all it
+// uses but the registry's devices.
+bool run_within(std::function<void()> work, std::chrono::duration<double> timeout);
+
 // How many checks were abandoned by run_with_watchdog in this process.
 int abandoned_checks() noexcept;
 
