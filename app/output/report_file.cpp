@@ -60,11 +60,25 @@ ReportFile::ReportFile(std::string path, std::string option)
     : path_(std::move(path)), option_(std::move(option)) {
   if (path_.empty()) return;
   std::error_code ec;
-  if (std::filesystem::is_directory(path_, ec)) {
+  const std::filesystem::file_status status = std::filesystem::status(path_, ec);
+  if (std::filesystem::is_directory(status)) {
     throw bk::Error(bk::ErrorCode::invalid_argument,
                     fmt::format("{} '{}' is a directory: give a file name", option_, path_));
   }
-  temp_ = path_ + ".tmp-XXXXXX";
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    // A device, FIFO or /dev/stdout: written in place (renaming over it would replace the node).
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      const int error = errno;
+      throw bk::Error(bk::ErrorCode::invalid_argument,
+                      fmt::format("cannot write {} '{}': {}", option_, path_, reason(error)));
+    }
+    return;
+  }
+  // Beside the file a symbolic link points to, so that the rename replaces the file, not the link.
+  target_ = std::filesystem::weakly_canonical(path_, ec).string();
+  if (ec || target_.empty()) target_ = path_;
+  temp_ = target_ + ".tmp-XXXXXX";
   fd_ = ::mkstemp(temp_.data());
   if (fd_ < 0) {
     const int error = errno;
@@ -89,14 +103,20 @@ void ReportFile::commit(const std::string& text) {
   const auto fail = [&](const char* what) {
     const int error = errno;
     throw bk::Error(bk::ErrorCode::device_error,
-                    fmt::format("could not write {} '{}' ({}: {}); the file was left as it was", option_,
-                                path_, what, reason(error)));
+                    fmt::format("could not write {} '{}' ({}: {}){}", option_, path_, what, reason(error),
+                                temp_.empty() ? "" : "; the file was left as it was"));
   };
   for (size_t done = 0; done < text.size();) {
     const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) fail("write");
     done += static_cast<size_t>(n);
+  }
+  if (temp_.empty()) {  // written in place
+    const int closed = ::close(fd_);
+    fd_ = -1;
+    if (closed != 0) fail("close");
+    return;
   }
   // mkstemp creates the file 0600; a report is as readable as any file the user creates.
   const mode_t mask = ::umask(0);
@@ -107,7 +127,7 @@ void ReportFile::commit(const std::string& text) {
     fail("close");
   }
   fd_ = -1;
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("rename");
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("rename");
   untrack(temp_.c_str());
   temp_.clear();
 }

@@ -4,7 +4,8 @@
 // so that a path that cannot be written fails in a second rather than after the run, written
 // into a temporary file beside it, and renamed over the path only when the whole text is on
 // disk. A run that fails, throws or is interrupted by SIGINT/SIGTERM leaves the path as it was
-// (the temporary file is removed, by the destructor or by the signal handler).
+// (the temporary file is removed, by the destructor or by the signal handler). A path that
+// exists and is not a regular file (/dev/stdout, a FIFO, a device) is written in place instead.
 //
 // Errors: bk::Error(invalid_argument, exit 2) when the directory cannot take the file;
 // bk::Error(device_error, exit 5) when writing or renaming fails (a full disk). Single-threaded:
@@ -28,7 +29,9 @@ class ReportFile {
   void commit(const std::string& text);
 
  private:
-  std::string path_, option_, temp_;
+  std::string path_, option_;
+  std::string target_;  // the regular file renamed over: path_ with symbolic links resolved
+  std::string temp_;    // empty when writing in place
   int fd_ = -1;
 };
 

@@ -6,6 +6,8 @@ timeout during device discovery still writes its reports and exits cleanly."""
 import json
 import os
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -160,6 +162,25 @@ class ReportFiles(Scratch, CliTestCase):
                     self.assertLess(time.monotonic() - started, 10)
                     self.assertOneLineError(result, 2, option, path)
 
+    def test_devices_and_links_are_written_where_they_point(self):
+        # /dev/full is written in place (never replaced by a rename) and its error is exit 5.
+        result = run("smoke", "--device", "CPU", "--mem", "8MiB", "--junit", "/dev/full", env=NO_LSAN)
+        self.assertEqual(result.returncode, 5, result.stderr)
+        self.assertIn("No space left on device", result.stderr)
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode), "/dev/full is still the device")
+        # /dev/stdout: the report goes to the pipe.
+        result = run("smoke", "--device", "CPU", "--mem", "8MiB", "--junit", "/dev/stdout", env=NO_LSAN)
+        self.assertOk(result)
+        self.assertIn("<testsuites", result.stdout)
+        # A symbolic link keeps pointing at the report, which is replaced.
+        real = self.write("real.xml", "old")
+        link = self.path("link.xml")
+        os.symlink(real, link)
+        self.assertOk(run("smoke", "--device", "CPU", "--mem", "8MiB", "--junit", link, env=NO_LSAN))
+        self.assertTrue(os.path.islink(link))
+        with open(real, encoding="utf-8") as f:
+            self.assertIn("<testsuites", f.read())
+
     def test_a_failed_run_leaves_an_existing_report_as_it_was(self):
         path = self.write("smoke.xml", "the previous report\n")
         result = run("smoke", "--device", "NoSuch9", "--junit", path)
@@ -167,6 +188,23 @@ class ReportFiles(Scratch, CliTestCase):
         with open(path, encoding="utf-8") as f:
             self.assertEqual(f.read(), "the previous report\n")
         self.assertEqual(os.listdir(self.dir), ["smoke.xml"], "no temporary file is left behind")
+
+    def test_an_interrupted_run_leaves_the_report_untouched(self):
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            with self.subTest(signal=signal_number):
+                path = self.write("smoke.xml", "the previous report\n")
+                process = subprocess.Popen([BKCTL, "smoke", "--level", "3", "--device", "CPU", "--mem", "8MiB",
+                                            "--duration", "60s", "--junit", path], stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.DEVNULL, env=dict(os.environ, **NO_LSAN))
+                # The temporary report appears when the run starts: from then on it is mid-run.
+                deadline = time.monotonic() + 60
+                while len(os.listdir(self.dir)) < 2 and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                process.send_signal(signal_number)
+                self.assertEqual(process.wait(timeout=60), -signal_number)
+                with open(path, encoding="utf-8") as f:
+                    self.assertEqual(f.read(), "the previous report\n")
+                self.assertEqual(os.listdir(self.dir), ["smoke.xml"], "the temporary file was removed")
 
     def test_a_written_report_is_complete_and_readable(self):
         path = self.write("roofline.svg", "old")
