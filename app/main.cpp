@@ -2,6 +2,7 @@
 // bkctl: the device diagnostic CLI of bk. Parses the command line, runs one subcommand, and is
 // the one place that turns errors into a line on stderr and an exit code (see exit_codes.h).
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
@@ -17,8 +18,10 @@
 #include "bk/error.h"
 #include "command.h"
 #include "exit_codes.h"
+#include "output/help_format.h"
 #include "output/term.h"
 #include "probe/smoke_watchdog.h"
+#include "suggest.h"
 #include "version/print.h"
 
 namespace {
@@ -31,12 +34,12 @@ constexpr const char* kFooter =
     "\n"
     "Examples:\n"
     "  bkctl devices                                # every device, its memory and caps\n"
-    "  bkctl devices --verbose                      # plus topology, ISA features, plugins\n"
+    "  bkctl devices --verbose                      # plus topology, ISA, plugins\n"
     "  bkctl alloc --device CPU --size 2GiB         # can I really get that memory?\n"
     "  bkctl devices --json                         # machine-readable ...\n"
     "  bkctl schema devices                         # ... and its JSON Schema\n"
     "  bkctl sched --graph transformer --json       # where each node runs, and why\n"
-    "  bkctl ops --device CPU                       # which op x dtype each device computes\n"
+    "  bkctl ops --device CPU                       # op x dtype support, and why not\n"
     "  bkctl bench --device CPU                     # how fast, as a fraction of its peak\n"
     "  bkctl smoke --level 2 --junit smoke.xml      # CI hardware smoke check\n"
     "\n"
@@ -56,20 +59,34 @@ void print_error(const std::string& message) {
   std::fprintf(stderr, "bkctl: %s\n", one_line(message).c_str());
 }
 
-// The deepest subcommand the command line reached, for the "--help" hint.
-std::string command_path(const CLI::App& app) {
-  std::string path = app.get_name();
-  const CLI::App* current = &app;
+// The subcommands the command line reached, outermost first (the app itself first).
+std::vector<const CLI::App*> parsed_path(const CLI::App& app) {
+  std::vector<const CLI::App*> path{&app};
   while (true) {
-    const std::vector<const CLI::App*> parsed = current->get_subcommands({});
     const CLI::App* next = nullptr;
-    for (const CLI::App* sub : parsed) {
+    for (const CLI::App* sub : path.back()->get_subcommands({})) {
       if (sub->parsed()) next = sub;
     }
     if (next == nullptr) return path;
-    path += " " + next->get_name();
-    current = next;
+    path.push_back(next);
   }
+}
+
+// "bkctl alloc": the deepest subcommand the command line reached, for the "--help" hint.
+std::string command_path(const CLI::App& app) {
+  std::string path;
+  for (const CLI::App* a : parsed_path(app)) path += (path.empty() ? "" : " ") + a->get_name();
+  return path;
+}
+
+// Every spelling of every option of a (sub)command: "--device", "-d", ...
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options()) {
+    for (const std::string& name : opt->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : opt->get_snames()) names.push_back("-" + name);
+  }
+  return names;
 }
 
 // CLI11 reports "bkctl frob" and "bkctl --frob" as "a subcommand is required"; name the word it
@@ -78,15 +95,18 @@ std::string top_level_mistake(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
     if (word.starts_with('-')) {
-      if (app.get_option_no_throw(word.substr(0, word.find('='))) != nullptr) continue;
-      return "unknown option '" + word + "' (run 'bkctl --help')";
+      const std::string name = word.substr(0, word.find('='));
+      if (app.get_option_no_throw(name) != nullptr) continue;
+      return "unknown option '" + word + "'" + bkctl::did_you_mean(name, option_names(app)) +
+             " (run 'bkctl --help')";
     }
-    std::string known;
+    std::vector<std::string> known;
     for (const CLI::App* sub : app.get_subcommands({})) {
       if (sub->check_name(word)) return {};
-      known += (known.empty() ? "" : ", ") + sub->get_name();
+      known.push_back(sub->get_name());
     }
-    return "unknown command '" + word + "'; commands: " + known + " (run 'bkctl --help')";
+    return "unknown command '" + word + "'" + bkctl::did_you_mean(word, known) +
+           "; commands: " + fmt::format("{}", fmt::join(known, ", ")) + " (run 'bkctl --help')";
   }
   return {};
 }
@@ -99,7 +119,9 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& erro
                             dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr;
   if (!about_extras || extras.empty()) return error.what();
   const std::string& word = extras.front();
-  return (word.starts_with('-') ? "unknown option '" : "unexpected argument '") + word + "'";
+  if (!word.starts_with('-')) return "unexpected argument '" + word + "'";
+  const std::string name = word.substr(0, word.find('='));
+  return "unknown option '" + word + "'" + bkctl::did_you_mean(name, option_names(*parsed_path(app).back()));
 }
 
 int run_command(const std::vector<bkctl::Command>& commands) {
@@ -135,6 +157,8 @@ int run(int argc, char** argv) {
       ->description("Print version, commit, build and plugins, and exit (add --json for bk.version/v1)");
   app.require_subcommand(1);
   app.footer(kFooter);
+  // Before the subcommands: each takes its parent's formatter when it is made.
+  app.formatter(std::make_shared<bkctl::HelpFormatter>(bkctl::terminal_width(stdout)));
   const std::vector<bkctl::Command> commands = {
       bkctl::add_devices_command(app), bkctl::add_alloc_command(app),
       bkctl::add_schema_command(app),  bkctl::add_sched_command(app),

@@ -7,7 +7,7 @@ target_compile_options(bk_warnings INTERFACE
   -Wno-missing-field-initializers
   # GCC 12 at -O3 reports false positives inside libstdc++ (std::string, streambuf).
   -Wno-restrict -Werror)
-if(BK_SANITIZE)
+if(BK_SANITIZE OR BK_TSAN)
   # The sanitizers' instrumentation confuses GCC's flow analysis: false positives inside
   # libstdc++ (std::regex, std::function) that the uninstrumented build does not report.
   target_compile_options(bk_warnings INTERFACE -Wno-maybe-uninitialized)

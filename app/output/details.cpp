@@ -1,8 +1,39 @@
 // SPDX-License-Identifier: MIT
 #include "output/details.h"
 
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+
+#include "bk/units.h"
+
 namespace bkctl {
 namespace {
+
+// Details keys whose integers people read in other units than JSON keeps: byte counts in binary
+// units, PCI vendor and device ids in hex (as lspci and vulkaninfo print them). Counts that
+// merely end in "_size" (subgroup_size: lanes) are not bytes, hence the explicit endings.
+bool is_byte_count(std::string_view key) {
+  constexpr std::array<std::string_view, 5> kEndings = {"memory_size", "buffer_size", "chunk_size",
+                                                        "allocation_size", "_bytes"};
+  if (key == "size") return true;
+  for (const std::string_view ending : kEndings) {
+    if (key.ends_with(ending)) return true;
+  }
+  return false;
+}
+
+bool is_pci_id(std::string_view key) { return key == "vendor_id" || key == "device_id"; }
+
+std::string render_keyed_scalar(const std::string& key, const nlohmann::json& value) {
+  if (value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0)) {
+    const auto n = value.get<uint64_t>();
+    if (is_byte_count(key)) return bk::format_bytes(n);
+    if (is_pci_id(key)) return fmt::format("{:#06x}", n);
+  }
+  return render_scalar(value);
+}
 
 bool is_scalar_list(const nlohmann::json& value) {
   if (!value.is_array()) return false;
@@ -45,7 +76,7 @@ std::string render_value(const std::string& key, const nlohmann::json& value, in
     for (const auto& item : value) out += render_list_item(item, indent + 2);
     return out;
   }
-  return pad + key + ": " + render_scalar(value) + "\n";
+  return pad + key + ": " + render_keyed_scalar(key, value) + "\n";
 }
 
 }  // namespace

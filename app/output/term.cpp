@@ -2,8 +2,11 @@
 #include "output/term.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <charconv>
 #include <cstdlib>
 
 namespace bkctl {
@@ -44,7 +47,22 @@ TermStyle term_style_for(std::FILE* stream) {
   // TERM=dumb is how Emacs shells, some CI consoles and `script` say "no escape sequences".
   const bool color_disabled =
       (no_color != nullptr && no_color[0] != '\0') || (term != nullptr && std::string_view(term) == "dumb");
-  return TermStyle{!color_disabled && is_terminal(stream)};
+  return TermStyle{!color_disabled && is_terminal(stream), terminal_width(stream)};
+}
+
+size_t terminal_width(std::FILE* stream) {
+  winsize size{};
+  if (ioctl(fileno(stream), TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  const char* columns = std::getenv("COLUMNS");
+  if (columns != nullptr) {
+    const std::string_view text(columns);
+    size_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    // Out of range is a mistake, not a wish: 80 serves better than one word per line.
+    if (error == std::errc() && end == text.data() + text.size() && value >= 20 && value <= 1000)
+      return value;
+  }
+  return kDefaultWidth;
 }
 
 std::string printable(std::string_view text) {
@@ -63,9 +81,14 @@ std::string printable(std::string_view text) {
 
 size_t display_width(std::string_view text) {
   size_t width = 0;
-  for (const char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {  // ESC [ params letter
+      i += 2;
+      while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+      continue;
+    }
     // Count every byte that is not a UTF-8 continuation byte (10xxxxxx).
-    if ((static_cast<unsigned char>(c) & 0xC0U) != 0x80U) ++width;
+    if ((static_cast<unsigned char>(text[i]) & 0xC0U) != 0x80U) ++width;
   }
   return width;
 }

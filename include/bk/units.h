@@ -3,6 +3,7 @@
 // Byte sizes as people write them.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,5 +22,8 @@ BK_API std::optional<size_t> parse_size(std::string_view text) noexcept;
 BK_API std::string format_bytes(size_t bytes);
 // Bytes per second as decimal GB/s with two decimals: "12.34 GB/s".
 BK_API std::string format_rate(double bytes_per_second);
+
+// A sum of byte counts that stops at SIZE_MAX ("more than any machine has") instead of wrapping.
+constexpr size_t saturating_add(size_t a, size_t b) noexcept { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
 }  // namespace bk

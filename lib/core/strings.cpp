@@ -41,4 +41,10 @@ std::vector<std::string> split(std::string_view s, char sep) {
   }
 }
 
+std::string count_of(size_t n, std::string_view noun, std::string_view plural) {
+  std::string out = std::to_string(n) + " ";
+  if (n == 1) return out.append(noun);
+  return plural.empty() ? out.append(noun).append("s") : out.append(plural);
+}
+
 }  // namespace bk

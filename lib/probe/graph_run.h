@@ -36,4 +36,10 @@ std::vector<std::vector<double>> evaluate_graph(Graph& graph, Scheduler& sched, 
 std::vector<verify::NmseCheck> check_graph_outputs(const Graph& graph, uint64_t seed,
                                                    const std::vector<std::vector<double>>& got);
 
+// Host memory that judging a run of `graph` takes at its peak, beyond the devices' buffers: the
+// leafs' values, the float64 reference's storage and its largest intermediate, and every output
+// twice (as read back, and from the reference). Reads only shapes, so a caller can refuse a run
+// before allocating anything; saturates at SIZE_MAX rather than overflowing.
+size_t verification_host_bytes(const Graph& graph) noexcept;
+
 }  // namespace bk

@@ -41,7 +41,8 @@ struct SmokeOutcome {
   SmokeStatus status = SmokeStatus::pass;
   std::string message;  // why it failed or was skipped, or a short note on a pass
   std::vector<SmokeMetric> metrics;
-  bool timed_out = false;  // set by the watchdog: status is then error
+  bool timed_out = false;      // set by the watchdog: status is then error
+  bool out_of_memory = false;  // set by the watchdog: an allocation failed, status is then error
 };
 
 // Floors for one device from the --expect file (probe/smoke_policy.h); unset: nothing compared.

@@ -145,7 +145,7 @@ SmokeVerdict evaluate_requirement(const SmokeRequirement& requirement, const std
         "found none",
         requirement.subject, family_names(regs));
   } else {
-    v.message = fmt::format("{} {} device(s) found: {}", v.found, requirement.subject, found);
+    v.message = fmt::format("{} found: {}", bk::count_of(v.found, requirement.subject + " device"), found);
     if (v.found == 0 && family != nullptr && !family->status().empty())
       v.message += " (" + family->status() + ")";
   }

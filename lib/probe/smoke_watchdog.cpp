@@ -36,9 +36,13 @@ SmokeOutcome run_catching(const std::function<SmokeOutcome()>& check) {
   try {
     return check();
   } catch (const Error& e) {
-    return error_outcome(fmt::format("{}: {}", error_code_name(e.code()), e.what()));
+    SmokeOutcome outcome = error_outcome(fmt::format("{}: {}", error_code_name(e.code()), e.what()));
+    outcome.out_of_memory = e.code() == ErrorCode::out_of_memory;
+    return outcome;
   } catch (const std::bad_alloc&) {
-    return error_outcome("out of host memory");
+    SmokeOutcome outcome = error_outcome("out of host memory");
+    outcome.out_of_memory = true;
+    return outcome;
   } catch (const std::exception& e) {
     return error_outcome(fmt::format("unexpected error: {}", e.what()));
   }

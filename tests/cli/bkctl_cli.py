@@ -27,6 +27,7 @@ def run(*args, env=None):
     """Runs bkctl with args; returns the CompletedProcess with text stdout/stderr."""
     full_env = dict(os.environ)
     full_env.pop("NO_COLOR", None)
+    full_env.pop("COLUMNS", None)  # not a terminal: 80 columns, unless a test says otherwise
     if env:
         full_env.update(env)
     return subprocess.run([BKCTL, *args], capture_output=True, text=True, env=full_env, timeout=240, check=False)

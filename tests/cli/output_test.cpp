@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// bkctl's output layer: aligned tables, colour rules, number formats, details rendering.
+// bkctl's output layer: aligned tables that fit the width, wrapping, colour rules, the terminal
+// width, number formats, details rendering.
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -14,6 +18,7 @@
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
+#include "output/wrap.h"
 
 namespace bkctl {
 namespace {
@@ -80,6 +85,83 @@ TEST(Table, PlainStyleHasNoEscapesAndColourKeepsAlignment) {
   EXPECT_EQ(strip_escapes(coloured), plain);
 }
 
+size_t widest_line(const std::string& text) {
+  size_t widest = 0;
+  for (const std::string& line : lines_of(text)) widest = std::max(widest, display_width(line));
+  return widest;
+}
+
+TEST(Table, WrappingColumnsGiveUpWidthWidestFirstAndWrapAtWords) {
+  Table table({{"device"}, {"status"}, {"reason", Align::left, true}});
+  const std::string reason =
+      "the Vulkan loader found no driver for this GPU; install mesa-vulkan-drivers or the vendor's driver";
+  table.add_row({"Vulkan0", "unsupported", reason});
+  table.add_row({"CPU", "ok", "fine"});
+  const std::string text = table.render(TermStyle{false, 44});
+  EXPECT_LE(widest_line(text), 44U) << text;
+  const std::vector<std::string> lines = lines_of(text);
+  EXPECT_EQ(lines[0].substr(0, 21), "device   status      ");
+  EXPECT_EQ(lines[2].substr(0, 21), "Vulkan0  unsupported ");
+  // The continuation lines stay in the reason column, and every word survives whole.
+  std::string joined;
+  for (size_t i = 2; i + 1 < lines.size(); ++i) {
+    if (i > 2) {
+      EXPECT_EQ(lines[i].substr(0, 22), std::string(22, ' ')) << text;
+    }
+    joined += (joined.empty() ? "" : " ") + lines[i].substr(22);
+  }
+  EXPECT_EQ(joined, reason);
+  EXPECT_EQ(lines.back(), "CPU      ok           fine");
+}
+
+TEST(Table, WideTerminalsAndFixedColumnsAreLeftAlone) {
+  EXPECT_EQ(sample_table().render(TermStyle{false, 10}), sample_table().render(TermStyle{false, 200}))
+      << "no wrapping column: names and numbers are never cut";
+  Table table({{"id"}, {"why", Align::left, true}});
+  table.add_row({"1", "short"});
+  EXPECT_EQ(lines_of(table.render(TermStyle{false, 200})).back(), "1   short");
+}
+
+TEST(Wrap, BreaksAtSpacesCutsOnlyWordsWiderThanTheLine) {
+  EXPECT_EQ(wrap_words("one two three", 7), (std::vector<std::string>{"one two", "three"}));
+  EXPECT_EQ(wrap_words("abcdefghij", 4), (std::vector<std::string>{"abcd", "efgh", "ij"}));
+  EXPECT_EQ(wrap_words("a\nb c", 80), (std::vector<std::string>{"a", "b c"}));
+  EXPECT_EQ(wrap_words("", 5), (std::vector<std::string>{""}));
+  EXPECT_EQ(wrap_words("\u00e9t\u00e9 \u00e9t\u00e9", 3),
+            (std::vector<std::string>{"\u00e9t\u00e9", "\u00e9t\u00e9"}));
+}
+
+TEST(Wrap, LongLinesGetAHangingIndentAndShortOnesStay) {
+  const std::string text = "short\n  gpu0 runs no node; passed over: unsupported_op 12\n";
+  const std::string wrapped = wrap_text(text, 30);
+  EXPECT_EQ(wrapped, "short\n  gpu0 runs no node; passed\n    over: unsupported_op 12\n");
+  EXPECT_EQ(wrap_text(text, 200), text);
+}
+
+TEST(Term, ColourEscapesTakeNoColumns) {
+  EXPECT_EQ(display_width("\x1b[1;31mFAILED\x1b[0m"), 6U);
+  EXPECT_EQ(display_width(TermStyle{true}.paint("ok", Tone::good)), 2U);
+}
+
+TEST(TermStyle, WidthComesFromColumnsWhenNotATerminal) {
+  if (isatty(fileno(stdout)) == 1) GTEST_SKIP() << "stdout is a terminal: its own width wins";
+  ::setenv("COLUMNS", "132", 1);
+  EXPECT_EQ(terminal_width(stdout), 132U);
+  ::setenv("COLUMNS", "5", 1);  // out of range: a mistake
+  EXPECT_EQ(terminal_width(stdout), kDefaultWidth);
+  ::setenv("COLUMNS", "12x", 1);
+  EXPECT_EQ(terminal_width(stdout), kDefaultWidth);
+  ::unsetenv("COLUMNS");
+  EXPECT_EQ(terminal_width(stdout), kDefaultWidth);
+}
+
+TEST(Strings, CountsTakeTheirNounInTheRightNumber) {
+  EXPECT_EQ(bk::count_of(1, "split"), "1 split");
+  EXPECT_EQ(bk::count_of(0, "split"), "0 splits");
+  EXPECT_EQ(bk::count_of(24, "leaf", "leafs"), "24 leafs");
+  EXPECT_EQ(bk::count_of(1, "leaf", "leafs"), "1 leaf");
+}
+
 TEST(TermStyle, NoColorDisablesColourEvenForATerminal) {
   ::setenv("NO_COLOR", "1", 1);
   EXPECT_FALSE(term_style_for(stdout).color);
@@ -124,19 +206,26 @@ TEST(Details, RendersNestedObjectsListsAndScalars) {
       {"topology", {{"cores", 2}, {"smt", false}}},
       {"caches", {{{"name", "L1d"}, {"size", 32768}}, {{"name", "L2"}, {"size", 524288}}}},
       {"empty", nlohmann::json::array()},
+      {"limits", {{"max_buffer_size", 4294967295U}, {"subgroup_size", 8}}},
+      {"vendor_id", 4318},
   };
+  // Byte counts in binary units and PCI ids in hex, as people read them; other counts as they are.
   EXPECT_EQ(render_details(details, 2),
             "  arch: x86_64\n"
             "  caches:\n"
             "    - name: L1d\n"
-            "      size: 32768\n"
+            "      size: 32.0 KiB\n"
             "    - name: L2\n"
-            "      size: 524288\n"
+            "      size: 512 KiB\n"
             "  empty: (none)\n"
             "  isa: avx, avx2\n"
+            "  limits:\n"
+            "    max_buffer_size: 4.00 GiB\n"
+            "    subgroup_size: 8\n"
             "  topology:\n"
             "    cores: 2\n"
-            "    smt: no\n");
+            "    smt: no\n"
+            "  vendor_id: 0x10de\n");
 }
 
 TEST(JsonOut, SchemaComesFirstAndKeysKeepTheirOrder) {

@@ -109,11 +109,37 @@ class Results(CliTestCase):
     def test_table_groups_tests_and_labels_peaks(self):
         result = bench("--device", "CPU", "--op", "mul_mat,add,h2d,peak", "--dtype", "f32", *FAST)
         self.assertOk(result)
-        for text in ("MUL_MAT", "Device memory bandwidth", "Transfers", "of peak", "peak f32", "GFLOP/s"):
+        for text in ("MUL_MAT", "Device memory bandwidth", "Transfers", "%peak", "GFLOP/s"):
             self.assertIn(text, result.stdout)
+        peaks = result.stdout.split("\npeak ", 1)[1].splitlines()  # the peaks table under its header
+        self.assertEqual(peaks[0].split()[:3], ["value", "unit", "source"])
+        self.assertEqual(peaks[2].split()[0], "f32")
         self.assertNotIn("inf", result.stdout)
         self.assertNotIn("nan", result.stdout)
         self.assertEqual(result.stderr, "", "no progress line when stderr is not a terminal")
+
+    def test_reasons_are_numbered_notes_under_their_table(self):
+        result = bench("--device", "sim0", "--op", "peak,mul_mat,add", *FAST,
+                       env={"BK_SIM_DEVICES": "sim0:ops=add", "COLUMNS": "80"})
+        self.assertOk(result)
+        self.assertRegex(result.stdout, r"unsupported \[1\]")
+        notes = [line for line in result.stdout.splitlines() if line.startswith("  [")]
+        self.assertTrue(notes and notes[0].startswith("  [1] unsupported: "), result.stdout)
+        for group in result.stdout.split("\n\n"):  # within one group's table, each reason once
+            group_notes = [n for n in group.splitlines() if n.startswith("  [")]
+            self.assertEqual(len(group_notes), len({n.split("] ", 1)[1] for n in group_notes}), group)
+        self.assertTrue(all(len(line) <= 80 for line in result.stdout.splitlines()), result.stdout)
+
+    def test_quick_is_one_size_per_group_on_a_short_budget(self):
+        document = self.assertJsonOutput(bench("--device", "CPU", "--quick", "--op", "peak,mul_mat,add,h2d",
+                                               "--dtype", "f32", "--json"), "bk.bench.v1.json")
+        self.assertEqual(document["invocation"]["budget_s"], 0.1)
+        self.assertEqual([t["id"] for t in document["devices"][0]["tests"]],
+                         ["peak/f32", "mul_mat/f32/512", "add/2048", "h2d/2048"])
+        explicit = bench("--device", "CPU", "--quick", "--op", "add", "--size", "64", "--budget", "0.02s", "--json")
+        document = self.assertJsonOutput(explicit, "bk.bench.v1.json")
+        self.assertEqual(document["invocation"]["budget_s"], 0.02, "--budget wins over --quick")
+        self.assertEqual([t["id"] for t in document["devices"][0]["tests"]], ["add/64"], "--size too")
 
     def test_csv_has_one_row_per_test(self):
         result = bench("--device", "CPU", "--op", "mul_mat,add", "--dtype", "f32,f16", *FAST, "--csv")

@@ -1,5 +1,6 @@
 """bkctl ops: the capability matrix as a table and as bk.ops/v1 JSON, and its errors."""
 
+import json
 import os
 import sys
 import unittest
@@ -72,6 +73,27 @@ class OpsTable(CliTestCase):
         self.assertIn(["cpy", "f16->bf16", "yes"], rows)
         self.assertNotIn("Not supported", result.stdout)
         self.assertEqual(result.stderr, "")
+
+    def test_reasons_are_grouped_one_line_per_device_and_reason(self):
+        env = {"NO_COLOR": "1", "COLUMNS": "200", "BK_SIM_DEVICES": "sim0:ops=mul_mat+add"}
+        document = json.loads(run("ops", "--device", "sim0", "--json", env=env).stdout)
+        refused = [e for e in document["devices"][0]["ops"] if not e["supported"]]
+        self.assertGreater(len(refused), 20)
+        result = run("ops", "--device", "sim0", env=env)
+        self.assertOk(result)
+        notes = result.stdout.split("Not supported:\n", 1)[1].splitlines()
+        by_reason = {}
+        for line in notes:
+            self.assertTrue(line.startswith("  sim0 "), line)
+            items, reason = line[len("  sim0 "):].split(": ", 1)
+            self.assertNotIn(reason, by_reason, "one line per reason")
+            by_reason[reason] = items.split(", ")
+        for entry in refused:
+            items = by_reason[entry["reason"]]
+            self.assertTrue(entry["op"] in items or any(i.startswith(entry["op"] + " ") for i in items),
+                            (entry, items))
+        self.assertEqual(len(notes), len({e["reason"] for e in refused}), "identical reasons share a line")
+        self.assertIn("  sim0 mul: ", result.stdout, "an op refused in every dtype is named alone")
 
     def test_all_devices_by_default(self):
         result = run("ops", env={"NO_COLOR": "1"})

@@ -390,6 +390,35 @@ class ResourceLimits(Scratch, CliTestCase):
             with self.subTest(args=args):
                 self.assertOneLineError(self.limited(*args), 2)
 
+    def test_a_run_that_cannot_fit_is_refused_before_allocating(self):
+        # A 4-byte input broadcast to 4 TiB: the plan is fine to show, the run is refused (exit 4).
+        graph = self.write("broadcast.json", json.dumps({
+            "schema": "bk.graph/v1",
+            "tensors": [{"name": "x", "kind": "input", "type": "f32", "shape": [1]},
+                        {"name": "v", "op": "view", "src": ["x"], "shape": [1 << 20, 1 << 20], "strides": [0, 0]},
+                        {"name": "out", "op": "cont", "src": ["v"]}],
+            "outputs": ["out"]}))
+        self.assertEqual(self.limited("sched", "--graph-file", graph).returncode, 0)
+        self.assertOneLineError(self.limited("sched", "--graph-file", graph, "--run"), 4, "--run needs", "on CPU",
+                                "compute buffers 4.00 TiB", "float64 reference", "is free")
+
+
+class RunMemory(CliTestCase):
+    """sched --run adds up what each device must hold before it allocates anything."""
+
+    def run_on(self, memory):
+        return run("sched", "--graph", "mlp", "--devices", "sim0,CPU", "--weights-on", "sim0", "--run",
+                   env=sim(f"sim0:mem={memory}"))
+
+    def test_weights_that_do_not_fit_are_refused_with_the_parts(self):
+        self.assertOneLineError(self.run_on("2MiB"), 4, "on sim0", "weights 2.76 MiB", "compute buffers",
+                                "only 2.00 MiB of 2.00 MiB is free", "--weights-split")
+
+    def test_what_fits_runs(self):
+        result = self.run_on("3MiB")
+        self.assertOk(result)
+        self.assertIn("run: outputs against the float64 reference", result.stdout)
+
 
 class FaultMatrix(CliTestCase):
     """Every simulated fault against every command that reaches what it breaks: none passes, and
@@ -403,12 +432,12 @@ class FaultMatrix(CliTestCase):
         "sched --run": ("sched", "--graph", "mlp", "--devices", "sim0,CPU", "--weights-on", "sim0", "--run"),
         "alloc": ("alloc", "--device", "sim0", "--size", "8MiB"),
     }
-    # smoke reports any errored check as 5 (docs/ci.md); the others map an allocation failure to 4.
+    # Every command maps an allocation failure to 4 (smoke: when no check errored otherwise).
     EXPECTED = {
         "corrupt_byte": {"smoke": 1, "bench": 1, "alloc": 1},
         "wrong_results": {"smoke": 1, "bench": 1, "sched --run": 1},
         "hang": {"smoke": 5, "bench": 5, "sched --run": 5},
-        "alloc_fail": {"smoke": 5, "bench": 4, "sched --run": 4, "alloc": 4},
+        "alloc_fail": {"smoke": 4, "bench": 4, "sched --run": 4, "alloc": 4},
         "hang_init": {"smoke": 5, "bench": 5, "sched --run": 5, "alloc": 5},
     }
 

@@ -86,6 +86,9 @@ class RealDevices(CliTestCase):
             self.assertEqual(suite.get("failures"), "0")
             self.assertEqual(suite.get("errors"), "0")
         self.assertEqual(root.get("tests"), str(len(LEVEL2) * len(suites)))
+        # Byte counts in full, as a person compares them with nvidia-smi: never "2.52762e+10".
+        total = testcase(root, "CPU", "enumerate").find("system-out").text
+        self.assertRegex(total, r"memory_total_bytes=[0-9]{7,}( |$)")
         # The human summary: one line per device x check, then the verdict.
         lines = result.stdout.splitlines()
         for name in names:
@@ -93,6 +96,10 @@ class RealDevices(CliTestCase):
                 self.assertTrue(any(line.split()[:2] == [name, check_name] for line in lines if line.strip()),
                                 f"{name} {check_name} in {result.stdout}")
         self.assertTrue(lines[-1].startswith("PASS: "), lines[-1])
+        # Not a terminal (a CI log): one progress line per finished check on stderr.
+        for name in names:
+            for check_name in LEVEL2:
+                self.assertRegex(result.stderr, rf"(?m)^bkctl: smoke: {name} {check_name} (PASS|SKIPPED) \(\d")
         # The CPU has no events: skipped with a reason, kept apart from failures.
         events = testcase(root, "CPU", "events")
         self.assertIsNotNone(events.find("skipped"))
@@ -155,15 +162,21 @@ class Faults(CliTestCase):
         self.assertEqual(sustained["status"], "fail")
         self.assertEqual(sustained["metrics"]["wrong_results"], sustained["metrics"]["samples"])
 
-    def test_alloc_fail_is_a_device_error(self):
+    def test_alloc_fail_is_out_of_memory(self):
         junit = JUnitFile(self)
-        document = self.faulty("alloc_fail", "--junit", junit.path, exit_code=5)
+        document = self.faulty("alloc_fail", "--junit", junit.path, exit_code=4)
         memory = check(document, "sim0", "memory")
         self.assertEqual(memory["status"], "error")
         self.assertFalse(memory["timed_out"])
         self.assertIn("out_of_memory", memory["message"])
         error = testcase(junit.validated(), "sim0", "memory").find("error")
         self.assertEqual(error.get("type"), "error")
+
+    def test_an_allocation_failure_beside_another_error_is_a_device_error(self):
+        document = smoke_json(self, "--device", "sim0,sim1", "--timeout", "2s",
+                              env=sim("sim0:fault=alloc_fail,mem=64MiB;sim1:fault=hang,mem=64MiB"), exit_code=5)
+        self.assertEqual(check(document, "sim0", "memory")["status"], "error")
+        self.assertTrue(check(document, "sim1", "compute")["timed_out"])
 
     def assert_hang_cut_off(self, extra):
         junit = JUnitFile(self)

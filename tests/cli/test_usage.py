@@ -77,6 +77,14 @@ class UsageErrors(CliTestCase):
             with self.subTest(command=command):
                 self.assertOneLineError(run(command, "--frobnicate"), 2, "--frobnicate", f"bkctl {command} --help")
 
+    def test_typos_get_a_suggestion(self):
+        line = self.assertOneLineError(run("devcies"), 2, "'devcies'", "did you mean 'devices'?")
+        self.assertIn("commands: devices, alloc", line)
+        self.assertOneLineError(run("alloc", "--devcie", "CPU", "--size", "1MiB"), 2, "'--devcie'",
+                                "did you mean '--device'?", "bkctl alloc --help")
+        self.assertOneLineError(run("--verison"), 2, "did you mean '--version'?")
+        self.assertNotIn("did you mean", run("frobnicate").stderr)
+
     def test_flag_value_missing(self):
         self.assertOneLineError(run("alloc", "--device"), 2, "bkctl alloc --help")
 

@@ -3,10 +3,12 @@
 // (probe/graph_data.h, probe/graph_run.h), on the CPU device.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 
 #include "bk/cpu.h"
 #include "bk/error.h"
+#include "bk/ops.h"
 #include "probe/graph_run.h"
 #include "probe/model_graphs.h"
 #include "probe/verify/limits.h"
@@ -79,6 +81,22 @@ TEST(GraphRun, AWrongOutputFailsAndOtherSeedsAreOtherData) {
   EXPECT_EQ(wrong.worst, 7u);
   EXPECT_FALSE(check_graph_outputs(run.graph, 6, run.evaluate(5))[0].ok) << "judged against seed 6's data";
   EXPECT_THROW(check_graph_outputs(run.graph, 5, {}), Error);
+}
+
+TEST(GraphRun, VerificationHostBytesCountEveryDoubleAndSaturate) {
+  GraphBuilder b;
+  Tensor& x = b.input(DType::F32, {4, 3, 1, 1}, "x");
+  Tensor& y = ops::add(b, x, x);
+  const Graph small_graph = b.build({&y});
+  // The leaf's 12 values, y's 12 slots, its 12-value result, and y twice as an output.
+  EXPECT_EQ(verification_host_bytes(small_graph), 60 * sizeof(double));
+
+  GraphBuilder h;
+  Tensor& one = h.input(DType::F32, {1, 1, 1, 1}, "one");
+  Tensor& wide =
+      ops::view(h, one, {int64_t{1} << 20, int64_t{1} << 20, int64_t{1} << 20, 1}, {0, 0, 0, 0}, 0);
+  Tensor& out = ops::cont(h, wide);  // 2^60 elements: the doubles pass SIZE_MAX
+  EXPECT_EQ(verification_host_bytes(h.build({&out})), SIZE_MAX);
 }
 
 }  // namespace

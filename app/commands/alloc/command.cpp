@@ -230,7 +230,7 @@ Command add_alloc_command(CLI::App& parent) {
   app->add_option("-d,--device", options->device,
                   "Device name, as `bkctl devices` lists it (case-insensitive)")
       ->check(names_a_device())
-      ->type_name("NAME")
+      ->type_name("DEV")
       ->required();
   app->add_option("-s,--size", options->size, "Bytes per buffer: 4096, 64MiB, 2GiB, 1.5G, 500MB")
       ->type_name("SIZE")
@@ -240,6 +240,7 @@ Command add_alloc_command(CLI::App& parent) {
       ->check(CLI::Range(size_t{1}, size_t{1} << 20).description(""));
   app->add_flag("--json", options->json, "Print JSON (schema bk.alloc/v1) instead of a table");
   app->add_option("--timeout", options->timeout, "Give up finding the devices after this long (exit 5)")
+      ->type_name("DUR")
       ->capture_default_str();
   app->footer(
       "Every buffer is allocated first (they must fit together), then filled with a pattern\n"

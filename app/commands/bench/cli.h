@@ -20,10 +20,14 @@
 #include "bk/device.h"
 #include "bk/error.h"
 #include "output/json_out.h"
+#include "output/term.h"
 #include "probe/bench_timer.h"
 #include "probe/stats.h"
 
 namespace bkctl {
+
+inline constexpr const char* kDefaultBudget = "0.5s";
+inline constexpr const char* kQuickBudget = "0.1s";
 
 struct BenchArgs {
   std::vector<std::string> argv;  // the invocation, for the JSON record
@@ -33,9 +37,10 @@ struct BenchArgs {
   std::string sizes;              // comma list of sides; empty: defaults per kind
   std::string graph;              // mlp|attention|transformer; empty: all three
   std::string graph_devices;      // --devices for graph tests; empty: the bench device (+ CPU)
-  std::string budget = "0.5s";
+  std::string budget = kDefaultBudget;
   int warmup = 2;
-  int threads = 0;  // 0: the device's default
+  bool quick = false;  // one size per group and kQuickBudget unless --size / --budget say otherwise
+  int threads = 0;     // 0: the device's default
   bool list = false;
   bool json = false;
   bool csv = false;
@@ -167,7 +172,8 @@ BenchRun run_bench(const BenchArgs& args, const BenchPlan& plan);
 void apply_thread_count(bk::Backend& backend, int threads);
 
 // text.cpp
-std::string bench_text(const BenchRun& run, bool color);
+// Grouped tables fitted to style.width; why a test did not run is a numbered note under its table.
+std::string bench_text(const BenchRun& run, const TermStyle& style);
 std::string bench_csv(const BenchRun& run);
 std::string plan_listing(const BenchPlan& plan);
 

@@ -18,11 +18,12 @@ constexpr const char* kFooter =
     "Tests (--op): peak, mul_mat, add, cpy, d2d, h2d, d2h, h2d_pinned, d2h_pinned, graph_latency,\n"
     "event_latency, graph. --size N: mul_mat runs N x N x N; memory tests move N*N f32 elements.\n"
     "Each result is a median of repetitions filling --budget after --warmup runs, checked against a\n"
-    "reference; 'of peak' divides by the peak kernel where the device has one, else by the best\n"
+    "reference; '%peak' divides by the peak kernel where the device has one, else by the best\n"
     "measured rate of that dtype (labelled 'best measured'). Format and method: docs/bench.md.\n"
     "\n"
     "Examples:\n"
     "  bkctl bench --device CPU\n"
+    "  bkctl bench --quick                                 # every device, in seconds\n"
     "  bkctl bench --device Vulkan0 --op mul_mat --dtype f16 --size 1024\n"
     "  bkctl bench --device CPU --graph transformer --devices Vulkan0\n"
     "  bkctl bench --device CPU --json > before.json && bkctl bench --device CPU --baseline before.json\n"
@@ -61,7 +62,7 @@ int run_bench_command(const BenchArgs& args) {
   } else if (args.csv) {
     std::fputs(bench_csv(run).c_str(), stdout);
   } else {
-    std::string text = bench_text(run, term_style_for(stdout).color);
+    std::string text = bench_text(run, term_style_for(stdout));
     if (!args.baseline.empty()) {
       text += "Baseline " + args.baseline + ":\n";
       for (const std::string& line : baseline.lines) text += "  " + line + "\n";
@@ -87,30 +88,42 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   args->argv.assign(argv, argv + argc);
   CLI::App* app = parent.add_subcommand("bench", "Measure each device on real work, against its own peak");
   app->add_option("-d,--device", args->device, "Devices to measure, e.g. CPU or Vulkan0,CPU (default: all)")
-      ->check(names_a_device());
-  app->add_option("--op", args->ops, "Only these tests, comma-separated (see below)");
-  app->add_option("--dtype", args->dtypes, "Weight dtypes for mul_mat and peak: f32,f16,bf16 (default all)");
+      ->check(names_a_device())
+      ->type_name("DEVS");
+  app->add_option("--op", args->ops, "Only these tests, comma-separated (see below)")->type_name("LIST");
+  app->add_option("--dtype", args->dtypes, "Weight dtypes for mul_mat and peak: f32,f16,bf16 (default all)")
+      ->type_name("LIST");
   app->add_option("--size", args->sizes,
-                  "Sides, comma-separated (default mul_mat 256,512,1024; memory 1024,4096)");
-  app->add_option("--graph", args->graph, "Only this whole graph: mlp, attention, transformer");
+                  "Sides, comma-separated (default mul_mat 256,512,1024; memory 1024,4096)")
+      ->type_name("LIST");
+  app->add_option("--graph", args->graph, "Only this whole graph: mlp, attention, transformer")
+      ->type_name("NAME");
   app->add_option("--devices", args->graph_devices,
                   "Graph tests: schedule over these devices, in priority order (default: the benchmarked "
-                  "device; the CPU is "
-                  "added last)");
+                  "device; the CPU is added last)")
+      ->type_name("DEVS");
   app->add_option("--budget", args->budget, "Measuring time per test, e.g. 0.5s or 50ms")
+      ->type_name("DUR")
       ->capture_default_str();
+  app->add_flag("--quick", args->quick,
+                "A first look in seconds: one size per group (mul_mat 512, memory 2048) and a 0.1s "
+                "budget, unless --size or --budget say otherwise");
   app->add_option("--warmup", args->warmup, "Unmeasured runs before each test")->capture_default_str();
   app->add_option("--threads", args->threads, "Thread count for devices that have one (the CPU)")
-      ->check(CLI::Range(1, 4096));
+      ->check(CLI::Range(1, 4096).description(""));
   app->add_option("--timeout", args->timeout,
                   "Per-test watchdog: a test still running after it is an error (exit 5)")
+      ->type_name("DUR")
       ->capture_default_str();
   app->add_flag("--list", args->list, "List the selected tests and exit");
   app->add_flag("--json", args->json, "Print JSON (schema bk.bench/v1)");
   app->add_flag("--csv", args->csv, "Print CSV, one row per test");
-  app->add_option("--plot", args->plot, "Also write a roofline per device to this SVG file");
-  app->add_option("--baseline", args->baseline, "Compare with an earlier --json run; exit 1 on a regression");
+  app->add_option("--plot", args->plot, "Also write a roofline per device to this SVG file")
+      ->type_name("FILE");
+  app->add_option("--baseline", args->baseline, "Compare with an earlier --json run; exit 1 on a regression")
+      ->type_name("FILE");
   app->add_option("--tolerance", args->tolerance, "Allowed slowdown against --baseline, beyond noise")
+      ->type_name("PCT")
       ->capture_default_str();
   app->footer(kFooter);
   return {app, [args] { return run_bench_command(*args); }};

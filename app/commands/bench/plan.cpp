@@ -20,6 +20,9 @@ namespace {
 // so 1024 is 4 MiB (in cache on most machines) and 4096 is 64 MiB (in memory).
 const std::vector<int64_t> kMatSides = {256, 512, 1024};
 const std::vector<int64_t> kMemSides = {1024, 4096};
+// --quick: one of each; the memory side (16 MiB buffers) is past most L2 caches.
+const std::vector<int64_t> kQuickMatSides = {512};
+const std::vector<int64_t> kQuickMemSides = {2048};
 const std::vector<std::string> kDtypes = {"f32", "f16", "bf16"};
 
 struct OpDef {
@@ -92,13 +95,14 @@ double parse_tolerance(const std::string& text) {
 }
 
 bk::TimingOptions timing_options(const BenchArgs& args) {
-  std::string t = bk::trim(args.budget);
+  const std::string budget = args.quick && args.budget == kDefaultBudget ? kQuickBudget : args.budget;
+  std::string t = bk::trim(budget);
   if (t.ends_with("ms")) {
     t.resize(t.size() - 2);
   } else if (t.ends_with('s')) {
     t.pop_back();
   }
-  const double scale = bk::trim(args.budget).ends_with("ms") ? 1e-3 : 1.0;
+  const double scale = bk::trim(budget).ends_with("ms") ? 1e-3 : 1.0;
   char* end = nullptr;
   const double v = std::strtod(t.c_str(), &end);
   if (t.empty() || end != t.c_str() + t.size() || !(v > 0) || v * scale > 60) {
@@ -140,10 +144,12 @@ BenchPlan make_plan(const BenchArgs& args) {
   for (const OpDef& def : op_defs()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), def.name) == ops.end()) continue;
     const bool mat = std::string(def.name) == "mul_mat";
+    const std::vector<int64_t>& mat_sides = args.quick ? kQuickMatSides : kMatSides;
+    const std::vector<int64_t>& mem_sides = args.quick ? kQuickMemSides : kMemSides;
     const std::vector<int64_t> op_sides = !def.sized       ? std::vector<int64_t>{0}
                                           : !sides.empty() ? sides
-                                          : mat            ? kMatSides
-                                                           : kMemSides;
+                                          : mat            ? mat_sides
+                                                           : mem_sides;
     const std::vector<std::string> op_dtypes = def.per_dtype ? dtypes : std::vector<std::string>{""};
     if (std::string(def.name) == "graph") {
       for (const std::string& g : graphs) plan.tests.push_back({def.group, def.name, "", 0, g});

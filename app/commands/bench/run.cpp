@@ -12,6 +12,7 @@
 #include "bk/strings.h"
 #include "commands/bench/cli.h"
 #include "exit_codes.h"
+#include "output/format.h"
 #include "output/term.h"
 #include "probe/smoke_policy.h"
 #include "probe/smoke_watchdog.h"
@@ -149,9 +150,9 @@ std::optional<std::string> too_slow_for_defaults(const BenchArgs& args, const bk
     const double minimum = per_run * (timing.warmup + timing.min_samples);
     if (minimum <= 2 * timing.budget_s) return std::nullopt;
     return fmt::format(
-        "predicted {:.1f} s per run from {} (over twice the {:.2g} s budget for its minimum {} runs); "
+        "predicted {} ms per run from {} (over twice the {:.2g} s budget for its minimum {} runs); "
         "measure it with --size {}",
-        per_run, r->test.id(), timing.budget_s, timing.warmup + timing.min_samples, test.size);
+        format_ms(per_run), r->test.id(), timing.budget_s, timing.warmup + timing.min_samples, test.size);
   }
   return std::nullopt;
 }

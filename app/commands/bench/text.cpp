@@ -2,11 +2,14 @@
 // `bkctl bench`: the aligned table (grouped by test) and CSV.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
+#include "bk/strings.h"
 #include "commands/bench/cli.h"
 #include "output/table.h"
+#include "output/wrap.h"
 
 namespace bkctl {
 namespace {
@@ -30,17 +33,36 @@ const char* group_title(const std::string& group) {
   return "Other";
 }
 
-std::string peak_line(const DeviceBench& bench) {
-  std::string out;
-  for (const Peak& p : bench.peaks) {
-    out += fmt::format("  peak {:<9} {:>9} {:<7}  ({})\n", p.name, num(p.value), p.unit, p.source);
-  }
-  return out.empty() ? "  peak: nothing measured\n" : out;
+std::string peaks_table(const DeviceBench& bench, const TermStyle& style) {
+  if (bench.peaks.empty()) return "peak: nothing measured\n";
+  Table table({{"peak"}, {"value", Align::right}, {"unit"}, {"source", Align::left, true}});
+  for (const Peak& p : bench.peaks) table.add_row({p.name, num(p.value), p.unit, p.source});
+  return table.render(style);
 }
 
-std::string status_cell(const BenchResult& r) {
+// The notes under one group's table: each distinct reason once, numbered from 1.
+class Notes {
+ public:
+  // "[2]": the number of this status and reason, given one the first time they are seen.
+  std::string mark(const BenchResult& r) {
+    const std::string text = std::string(bench_status_name(r.status)) + ": " + r.reason;
+    auto it = std::find(notes_.begin(), notes_.end(), text);
+    if (it == notes_.end()) it = notes_.insert(notes_.end(), text);
+    return fmt::format("[{}]", it - notes_.begin() + 1);
+  }
+  std::string render(size_t width) const {
+    std::string out;
+    for (size_t i = 0; i < notes_.size(); ++i) out += fmt::format("  [{}] {}\n", i + 1, printable(notes_[i]));
+    return wrap_text(out, width, 4);
+  }
+
+ private:
+  std::vector<std::string> notes_;
+};
+
+std::string status_cell(const BenchResult& r, Notes& notes) {
   if (r.status == BenchStatus::ok) return "ok";
-  return std::string(bench_status_name(r.status)) + ": " + r.reason;
+  return std::string(bench_status_name(r.status)) + (r.reason.empty() ? "" : " " + notes.mark(r));
 }
 
 std::string splits_cell(const BenchResult& r) {
@@ -74,39 +96,38 @@ std::string split_breakdown(const DeviceBench& bench, const TermStyle& style) {
     }
   }
   if (table.empty()) return {};
-  return "\n" +
-         style.paint(
-             "Per split (medians of profiled evaluations, each split's copies and compute waited for)",
-             Tone::header) +
-         "\n" + table.render(style);
+  const std::string title = wrap_text(
+      "Per split (medians of profiled evaluations, each split's copies and compute waited for)", style.width);
+  return "\n" + style.paint(title, Tone::header) + "\n" + table.render(style);
 }
 
 // Which timer the results used: device events for kernels where the device has them.
 std::string timer_line(const DeviceBench& bench, const bk::TimingOptions& timing) {
   bool device = false;
   for (const BenchResult& r : bench.results) device = device || r.timer == std::string(kTimerDevice);
-  return fmt::format("  timing: {}, {:g} s budget per test, {} warm-up runs\n",
+  return fmt::format("  timing: {}, {:g} s budget per test, {}\n",
                      device ? "device events for mul_mat/add/cpy, host clock after synchronize for the rest"
                             : "host clock after synchronize",
-                     timing.budget_s, timing.warmup);
+                     timing.budget_s, bk::count_of(static_cast<size_t>(timing.warmup), "warm-up run"));
 }
 
 }  // namespace
 
-std::string bench_text(const BenchRun& run, bool color) {
-  const TermStyle style{color};
+std::string bench_text(const BenchRun& run, const TermStyle& style) {
   std::string out;
   for (const DeviceBench& bench : run.devices) {
-    out += style.paint(fmt::format("{} -- {}", bench.device->name(), bench.device->description()),
-                       Tone::header) +
-           "\n";
-    out += timer_line(bench, run.timing);
-    out += peak_line(bench);
+    const std::string title = fmt::format("{} -- {}", bench.device->name(), bench.device->description());
+    out += style.paint(wrap_text(printable(title), style.width), Tone::header) + "\n";
+    out += wrap_text(timer_line(bench, run.timing), style.width, 4) + "\n" + peaks_table(bench, style);
     std::string group;
     std::unique_ptr<Table> table;
+    Notes notes;
     const auto flush = [&] {
-      if (table && !table->empty())
-        out += "\n" + style.paint(group_title(group), Tone::header) + "\n" + table->render(style);
+      if (table && !table->empty()) {
+        out += "\n" + style.paint(group_title(group), Tone::header) + "\n" + table->render(style) +
+               notes.render(style.width);
+      }
+      notes = Notes();
     };
     for (const BenchResult& r : bench.results) {
       if (r.test.group != group) {
@@ -121,12 +142,12 @@ std::string bench_text(const BenchRun& run, bool color) {
                                                                  {"unit"},
                                                                  {"cv%", Align::right},
                                                                  {"n", Align::right},
-                                                                 {"of peak", Align::right},
-                                                                 {"status"}});
+                                                                 {"%peak", Align::right},
+                                                                 {"status", Align::left, true}});
       }
       const bool ok = r.status == BenchStatus::ok;
       const std::string name = r.test.graph.empty() ? r.test.op : r.test.op + " " + r.test.graph;
-      std::string status = status_cell(r);
+      std::string status = status_cell(r, notes);
       if (ok && !r.splits.empty()) status = "ok (" + splits_cell(r) + ")";
       const Tone tone = ok ? Tone::plain : r.status == BenchStatus::error ? Tone::bad : Tone::dim;
       table->add_row({name,

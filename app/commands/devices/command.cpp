@@ -17,6 +17,7 @@
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
+#include "output/wrap.h"
 #include "registry_within.h"
 
 namespace bkctl {
@@ -43,18 +44,39 @@ std::string caps_text(const bk::DeviceCaps& caps) {
 }
 
 std::string buffer_type_text(const bk::BufferType& type) {
-  const std::string max_size = type.max_size() == SIZE_MAX ? "unlimited" : bk::format_bytes(type.max_size());
+  // Drivers say "no limit" with SIZE_MAX or with 2^63 and its neighbours: no machine has 4 EiB.
+  constexpr size_t kNoRealLimit = size_t{1} << 62;
+  const std::string max_size =
+      type.max_size() >= kNoRealLimit ? "unlimited" : bk::format_bytes(type.max_size());
   return fmt::format("{} (alignment {} B, max size {}, {})", type.name(), type.alignment(), max_size,
                      type.is_host() ? "host memory" : "device memory");
+}
+
+// One line per device family that found nothing, with its reason: the table alone would leave
+// a missing GPU unexplained.
+std::string empty_families_text(const bk::Registry& registry, const TermStyle& style) {
+  std::string out;
+  for (bk::BackendReg* reg : registry.regs()) {
+    if (!reg->devices().empty()) continue;
+    const std::string status = reg->status();
+    out +=
+        fmt::format("{}: no devices{}\n", reg->name(), status.empty() ? "" : " (" + printable(status) + ")");
+  }
+  for (const bk::PluginAttempt& attempt : registry.plugin_report()) {
+    if (attempt.status != bk::PluginAttempt::Status::failed) continue;
+    out += fmt::format("plugin {} failed to load: {}\n", printable(attempt.name), printable(attempt.reason));
+  }
+  if (out.empty()) return out;
+  return "\n" + wrap_text(out + "(bkctl devices --verbose shows every plugin and backend)\n", style.width);
 }
 
 std::string devices_table(const bk::Registry& registry, const TermStyle& style) {
   Table table({{"#", Align::right},
                {"name"},
                {"type"},
-               {"description"},
+               {"description", Align::left, true},
                {"memory free / total", Align::right},
-               {"caps"}});
+               {"caps", Align::left, true}});
   const auto& devices = registry.devices();
   for (size_t i = 0; i < devices.size(); ++i) {
     const bk::Device& device = *devices[i];
@@ -79,11 +101,11 @@ std::string device_section(bk::Device& device, const TermStyle& style) {
   out += fmt::format("  buffer type: {}\n", buffer_type_text(device.buffer_type()));
   const bk::BufferType* host_type = device.host_buffer_type();
   out += fmt::format("  host buffer type: {}\n", host_type != nullptr ? buffer_type_text(*host_type) : "-");
-  return out + render_details(details_or_error(device), 2);
+  return wrap_text(out + render_details(details_or_error(device), 2), style.width, 4);
 }
 
 std::string backends_table(const bk::Registry& registry, const TermStyle& style) {
-  Table table({{"backend"}, {"devices", Align::right}, {"status"}});
+  Table table({{"backend"}, {"devices", Align::right}, {"status", Align::left, true}});
   for (bk::BackendReg* reg : registry.regs()) {
     const size_t count = reg->devices().size();
     const std::string status = reg->status();
@@ -93,7 +115,7 @@ std::string backends_table(const bk::Registry& registry, const TermStyle& style)
 }
 
 std::string plugins_table(const bk::Registry& registry, const TermStyle& style) {
-  Table table({{"plugin"}, {"status"}, {"path"}, {"reason"}});
+  Table table({{"plugin"}, {"status"}, {"path", Align::left, true}, {"reason", Align::left, true}});
   for (const bk::PluginAttempt& attempt : registry.plugin_report()) {
     const Tone tone = attempt.status == bk::PluginAttempt::Status::loaded   ? Tone::good
                       : attempt.status == bk::PluginAttempt::Status::failed ? Tone::bad
@@ -120,7 +142,9 @@ int run_devices(const DevicesOptions& options) {
     return kExitOk;
   }
   const TermStyle style = term_style_for(stdout);
-  const std::string text = options.verbose ? verbose_report(registry, style) : devices_table(registry, style);
+  const std::string text = options.verbose
+                               ? verbose_report(registry, style)
+                               : devices_table(registry, style) + empty_families_text(registry, style);
   std::fputs(text.c_str(), stdout);
   return kExitOk;
 }
@@ -134,11 +158,17 @@ Command add_devices_command(CLI::App& parent) {
                 "Add each device's details (topology, ISA, driver) and the plugin report");
   app->add_flag("--json", options->json, "Print JSON (schema bk.devices/v1, details included)");
   app->add_option("--timeout", options->timeout, "Give up finding the devices after this long (exit 5)")
+      ->type_name("DUR")
       ->capture_default_str();
   app->footer(
-      "Memory is shown in GiB (2^30 bytes); --json gives exact bytes.\n"
-      "Caps: async = transfers overlap compute, host-buf = pinned host buffers,\n"
-      "      from-ptr = wraps host memory without copying, events = stream events.\n"
+      "Memory is shown in GiB (2^30 bytes); --json gives exact bytes. A family that found no\n"
+      "device gets a line saying why.\n"
+      "\n"
+      "Caps:\n"
+      "  async     transfers overlap compute\n"
+      "  host-buf  pinned host buffers\n"
+      "  from-ptr  wraps host memory without copying\n"
+      "  events    stream events\n"
       "\n"
       "Examples:\n"
       "  bkctl devices\n"

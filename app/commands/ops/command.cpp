@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -17,6 +18,7 @@
 #include "output/json_out.h"
 #include "output/table.h"
 #include "output/term.h"
+#include "output/wrap.h"
 #include "registry_within.h"
 
 namespace bkctl {
@@ -70,25 +72,51 @@ ojson ops_document(const std::vector<bk::Device*>& devices, const std::vector<Op
   return document;
 }
 
+// One line per device and reason: "sim0 mul, add f16: not in ops=", where an op stands alone
+// when every dtype of it fails for that reason, so that one cause reads as one line.
+std::string reasons_text(const bk::Device& device, const std::vector<OpProbe>& probes,
+                         const std::vector<OpVerdict>& verdicts) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // reason, what it refuses
+  for (size_t p = 0; p < probes.size(); ++p) {
+    if (verdicts[p].supported) continue;
+    const std::string op(bk::op_name(probes[p].op));
+    bool whole_op = true;  // every dtype of this op refused for this reason
+    for (size_t q = 0; q < probes.size(); ++q) {
+      if (probes[q].op == probes[p].op && verdicts[q].reason != verdicts[p].reason) whole_op = false;
+    }
+    const std::string item = whole_op ? op : op + " " + probes[p].label;
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& g) { return g.first == verdicts[p].reason; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {verdicts[p].reason, {}});
+    if (std::find(group->second.begin(), group->second.end(), item) == group->second.end()) {
+      group->second.push_back(item);
+    }
+  }
+  std::string out;
+  for (const auto& [reason, items] : groups) {
+    out += fmt::format("  {} {}: {}\n", printable(device.name()), fmt::join(items, ", "), printable(reason));
+  }
+  return out;
+}
+
 std::string human_report(const std::vector<bk::Device*>& devices, const std::vector<OpProbe>& probes,
                          const Verdicts& v, const TermStyle& style) {
   std::vector<TableColumn> columns{{"op"}, {"dtype"}};
   for (const bk::Device* d : devices) columns.push_back({d->name()});
   Table table(std::move(columns));
-  std::string reasons;
   for (size_t p = 0; p < probes.size(); ++p) {
     std::vector<TableCell> cells{std::string(bk::op_name(probes[p].op)), probes[p].label};
     for (size_t d = 0; d < devices.size(); ++d) {
       cells.emplace_back(v[d][p].supported ? "yes" : "no", v[d][p].supported ? Tone::good : Tone::bad);
-      if (!v[d][p].supported) {
-        reasons += fmt::format("  {} {} {}: {}\n", devices[d]->name(), bk::op_name(probes[p].op),
-                               probes[p].label, v[d][p].reason);
-      }
     }
     table.add_row(std::move(cells));
   }
+  std::string reasons;
+  for (size_t d = 0; d < devices.size(); ++d) reasons += reasons_text(*devices[d], probes, v[d]);
   std::string out = table.render(style);
-  if (!reasons.empty()) out += "\n" + style.paint("Not supported:", Tone::header) + "\n" + reasons;
+  if (!reasons.empty()) {
+    out += "\n" + style.paint("Not supported:", Tone::header) + "\n" + wrap_text(reasons, style.width, 4);
+  }
   return out;
 }
 
@@ -109,12 +137,13 @@ int run_ops(const OpsOptions& options) {
 
 Command add_ops_command(CLI::App& parent) {
   auto options = std::make_shared<OpsOptions>();
-  CLI::App* app =
-      parent.add_subcommand("ops", "Capability matrix: which op x dtype each device computes, and why not");
+  CLI::App* app = parent.add_subcommand("ops", "Which op x dtype each device computes, and why not");
   app->add_option("-d,--device", options->device, "Only this device (name, case-insensitive)")
-      ->check(names_a_device());
+      ->check(names_a_device())
+      ->type_name("DEV");
   app->add_flag("--json", options->json, "Print JSON (schema bk.ops/v1)");
   app->add_option("--timeout", options->timeout, "Give up finding the devices after this long (exit 5)")
+      ->type_name("DUR")
       ->capture_default_str();
   app->footer(
       "dtype is the op's operand dtype (mul_mat: the weights, get_rows: the table; activations are f32);\n"
@@ -123,7 +152,7 @@ Command add_ops_command(CLI::App& parent) {
       "\n"
       "Examples:\n"
       "  bkctl ops\n"
-      "  bkctl ops --device CPU --json | jq '.devices[0].ops[] | select(.supported | not)'\n"
+      "  bkctl ops -d CPU --json | jq '.devices[0].ops[] | select(.supported | not)'\n"
       "  bkctl schema ops          # the JSON Schema of --json");
   return {app, [options] { return run_ops(*options); }};
 }

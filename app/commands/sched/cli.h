@@ -47,6 +47,9 @@ struct SchedSession {
   bk::Graph build_graph() const;
   // A scheduler over the backends with the options and pins applied to `graph`.
   std::unique_ptr<bk::Scheduler> make_scheduler(const bk::Graph& graph) const;
+  // Plans `g` (a graph from build_graph()) with `sched` as if the weights were where the
+  // options put them, allocating nothing: the report then shows the compute buffers.
+  void plan_without_memory(bk::Graph& g, bk::Scheduler& sched) const;
   std::vector<bk::Device*> backend_devices() const;
 
   SchedArgs args;
@@ -75,6 +78,12 @@ struct RunResult {
 // reference on the same graph and values (probe/graph_run.h), and judges every output by
 // normalised mean squared error against the graph's limit (probe/verify/limits.h).
 RunResult run_against_reference(SchedSession& session, bk::Scheduler& sched);
+
+// Refuses a --run that cannot fit before anything is allocated: per device, the weights the
+// options put there and its compute buffers, plus on the CPU the host memory the float64
+// check takes (bk::verification_host_bytes), against what the device says is free. Throws
+// bk::Error(out_of_memory) (exit 4) naming the device, the parts and what to do.
+void check_run_fits(const SchedSession& session);
 
 std::string sched_text(const SchedSession& session, const bk::SchedReport& report, const RunResult* run,
                        const TermStyle& style);

@@ -33,24 +33,30 @@ constexpr const char* kFooter =
     "  bkctl sched --graph-file model.json --pin result_output=CPU --run";
 
 void add_graph_options(CLI::App& app, SchedArgs& args) {
-  app.add_option("--graph", args.graph, "Built-in graph: mlp, attention, transformer (default transformer)");
+  app.add_option("--graph", args.graph, "Built-in graph: mlp, attention, transformer (default transformer)")
+      ->type_name("NAME");
   app.add_option("--graph-file", args.graph_file,
-                 "A graph file (JSON, schema bk.graph/v1) instead of --graph");
+                 "A graph file (JSON, schema bk.graph/v1) instead of --graph")
+      ->type_name("FILE");
   app.add_option("--layers", args.model.layers, "Layers of the built-in graph")->capture_default_str();
   app.add_option("--hidden", args.model.hidden, "Hidden size")->capture_default_str();
   app.add_option("--heads", args.model.heads, "Attention heads (hidden must be a multiple)")
       ->capture_default_str();
   app.add_option("--batch", args.model.batch, "Tokens per evaluation")->capture_default_str();
-  app.add_option("--dtype", args.dtype, "Weight dtype: f32, f16, bf16")->capture_default_str();
+  app.add_option("--dtype", args.dtype, "Weight dtype: f32, f16, bf16")
+      ->type_name("NAME")
+      ->capture_default_str();
 }
 
 void add_placement_options(CLI::App& app, SchedArgs& args) {
   app.add_option("--devices", args.devices,
-                 "Devices in priority order, e.g. Vulkan0,CPU (default: all, the CPU last)");
-  app.add_option("--weights-on", args.weights_on, "Put every weight on this device");
+                 "Devices in priority order, e.g. Vulkan0,CPU (default: all, the CPU last)")
+      ->type_name("DEVS");
+  app.add_option("--weights-on", args.weights_on, "Put every weight on this device")->type_name("DEV");
   app.add_option("--weights-split", args.weights_split,
-                 "Split the weights over --devices by these fractions, e.g. 0.5,0.5");
-  app.add_option("--pin", args.pins, "Keep a tensor on a device: NAME=DEV (repeatable)");
+                 "Split the weights over --devices by these fractions, e.g. 0.5,0.5")
+      ->type_name("LIST");
+  app.add_option("--pin", args.pins, "Keep a tensor on a device (repeatable)")->type_name("NAME=DEV");
   app.add_flag("--no-offload", args.no_offload, "Never move a host-weight op to a device that asks for it");
   app.add_option("--copies", args.copies, "Pipeline copies of every split input")->capture_default_str();
 }
@@ -83,13 +89,10 @@ int run_sched(const SchedArgs& args) {
   std::unique_ptr<bk::Scheduler> sched = session.make_scheduler(session.graph);
   std::unique_ptr<RunResult> run;
   if (args.run) {
+    check_run_fits(session);
     run = std::make_unique<RunResult>(run_watched(owned_session, sched, timeout));
   } else {
-    for (size_t i = 0; i < session.weights.size(); ++i) {
-      sched->assume_buffer(*session.weights[i],
-                           session.backends[session.weight_device_of[i]]->device().buffer_type());
-    }
-    sched->reserve(session.graph);
+    session.plan_without_memory(session.graph, *sched);
   }
   const bk::SchedReport report = sched->report();
   if (args.json) {
@@ -119,6 +122,7 @@ Command add_sched_command(CLI::App& parent) {
       "above the limit)");
   app->add_option("--timeout", args->timeout,
                   "Give up finding the devices, or with --run computing, after this long (exit 5)")
+      ->type_name("DUR")
       ->capture_default_str();
   app->footer(kFooter);
   return {app, [args] { return run_sched(*args); }};

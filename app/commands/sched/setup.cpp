@@ -130,6 +130,14 @@ std::vector<bk::Device*> SchedSession::backend_devices() const {
   return out;
 }
 
+void SchedSession::plan_without_memory(bk::Graph& g, bk::Scheduler& sched) const {
+  const std::vector<bk::Tensor*> in_use = bk::weights_in_use_order(g);
+  for (size_t i = 0; i < in_use.size(); ++i) {
+    sched.assume_buffer(*in_use[i], backends[weight_device_of[i]]->device().buffer_type());
+  }
+  sched.reserve(g);
+}
+
 std::unique_ptr<bk::Scheduler> SchedSession::make_scheduler(const bk::Graph& g) const {
   std::vector<bk::Backend*> list;
   for (const auto& b : backends) list.push_back(b.get());

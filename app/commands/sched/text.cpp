@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <array>
 
+#include "bk/strings.h"
 #include "bk/units.h"
 #include "commands/sched/cli.h"
 #include "output/table.h"
+#include "output/wrap.h"
 
 namespace bkctl {
 namespace {
@@ -15,13 +17,13 @@ namespace {
 std::string graph_line(const SchedSession& s) {
   const bk::Graph& g = s.graph;
   if (!s.args.graph_file.empty()) {
-    return fmt::format("graph: {} ({} nodes, {} leafs)\n", s.args.graph_file, g.nodes().size(),
-                       g.leafs().size());
+    return fmt::format("graph: {} ({}, {})\n", s.args.graph_file, bk::count_of(g.nodes().size(), "node"),
+                       bk::count_of(g.leafs().size(), "leaf"));
   }
   const bk::ModelParams& p = s.args.model;
-  return fmt::format("graph: {} (layers {}, hidden {}, heads {}, batch {}, {}): {} nodes, {} leafs\n",
-                     s.args.graph, p.layers, p.hidden, p.heads, p.batch, bk::dtype_name(p.dtype),
-                     g.nodes().size(), g.leafs().size());
+  return fmt::format("graph: {} (layers {}, hidden {}, heads {}, batch {}, {}): {}, {}\n", s.args.graph,
+                     p.layers, p.hidden, p.heads, p.batch, bk::dtype_name(p.dtype),
+                     bk::count_of(g.nodes().size(), "node"), bk::count_of(g.leafs().size(), "leaf"));
 }
 
 std::string backends_line(const SchedSession& s) {
@@ -48,11 +50,12 @@ std::string weights_line(const SchedSession& s) {
          fmt::format("; offload {}, copies {}\n", s.args.no_offload ? "off" : "on", s.args.copies);
 }
 
+// One input per line of the cell.
 std::string inputs_text(const bk::SchedReport& r, const bk::SplitReport& split) {
   if (split.inputs.empty()) return "-";
   std::string out;
   for (const bk::SplitInputReport& in : split.inputs) {
-    out += fmt::format("{}{} from {} ({})", out.empty() ? "" : ", ", in.tensor->name,
+    out += fmt::format("{}{} from {} ({})", out.empty() ? "" : "\n", in.tensor->name,
                        r.backends[static_cast<size_t>(in.from)], bk::format_bytes(in.bytes));
   }
   return out;
@@ -62,9 +65,9 @@ std::string splits_table(const bk::SchedReport& r, const TermStyle& style) {
   Table table({{"split", Align::right},
                {"backend"},
                {"nodes", Align::right},
-               {"first .. last"},
+               {"first .. last", Align::left, true},
                {"compute", Align::right},
-               {"inputs copied in"}});
+               {"inputs copied in", Align::left, true}});
   for (size_t k = 0; k < r.splits.size(); ++k) {
     const bk::SplitReport& s = r.splits[k];
     table.add_row({std::to_string(k), r.backends[static_cast<size_t>(s.backend)],
@@ -77,7 +80,12 @@ std::string splits_table(const bk::SchedReport& r, const TermStyle& style) {
 }
 
 std::string nodes_table(const bk::SchedReport& r, const TermStyle& style) {
-  Table table({{"node", Align::right}, {"name"}, {"op"}, {"backend"}, {"cause"}, {"why"}});
+  Table table({{"node", Align::right},
+               {"name", Align::left, true},
+               {"op"},
+               {"backend"},
+               {"cause"},
+               {"why", Align::left, true}});
   for (const bk::NodeReport& n : r.nodes) {
     table.add_row({std::to_string(n.index), n.tensor->name, std::string(bk::op_name(n.tensor->op)),
                    r.backends[static_cast<size_t>(n.backend)], std::string(bk::cause_name(n.cause)),
@@ -98,10 +106,9 @@ std::string totals_text(const bk::SchedReport& r) {
                            bk::format_bytes(r.compute_buffer_bytes[b]));
     counts += fmt::format("{}{} {}", b == 0 ? "" : ", ", r.backends[b], r.nodes_per_backend[b]);
   }
-  return fmt::format(
-      "totals: {} splits, {} copies, {} copied per evaluation\nnodes per backend: {}\n"
-      "compute buffers: {}\n",
-      r.splits.size(), r.copies, bk::format_bytes(r.bytes_copied), counts, buffers);
+  return fmt::format("totals: {}, {}, {} copied per evaluation\nnodes per backend: {}\ncompute buffers: {}\n",
+                     bk::count_of(r.splits.size(), "split"), bk::count_of(r.copies, "copy", "copies"),
+                     bk::format_bytes(r.bytes_copied), counts, buffers);
 }
 
 // "offload_declined 21, unsupported_op 4" (SchedReport::idle orders them).
@@ -153,10 +160,11 @@ std::string run_text(const RunResult& run, const TermStyle& style) {
 
 std::string sched_text(const SchedSession& session, const bk::SchedReport& report, const RunResult* run,
                        const TermStyle& style) {
-  std::string out = graph_line(session) + backends_line(session) + weights_line(session) + "\n";
-  out += splits_table(report, style);
+  std::string out =
+      wrap_text(graph_line(session) + backends_line(session) + weights_line(session), style.width);
+  out += "\n" + splits_table(report, style);
   if (session.args.verbose) out += "\n" + nodes_table(report, style);
-  out += "\n" + totals_text(report) + idle_devices_text(report);
+  out += "\n" + wrap_text(totals_text(report) + idle_devices_text(report), style.width);
   if (run != nullptr) out += "\n" + run_text(*run, style);
   return out;
 }

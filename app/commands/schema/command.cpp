@@ -34,7 +34,7 @@ std::string schema_title(const SchemaInfo& info) {
 }
 
 int print_list() {
-  Table table({{"name"}, {"schema"}, {"describes"}});
+  Table table({{"name"}, {"schema"}, {"describes", Align::left, true}});
   for (const SchemaInfo& info : schema_catalog())
     table.add_row({info.short_name, info.id, schema_title(info)});
   std::fputs(table.render(term_style_for(stdout)).c_str(), stdout);

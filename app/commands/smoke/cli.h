@@ -75,5 +75,7 @@ ojson smoke_json(const SmokeOptions& options, const SmokeReport& report);
 std::string smoke_junit(const SmokeReport& report);
 // "PASS", "FAIL", "SKIPPED", "ERROR".
 std::string to_upper_status(bk::SmokeStatus status);
+// "TIMEOUT" for a timed-out check, else to_upper_status: what the table and progress lines say.
+std::string status_text(const bk::SmokeOutcome& outcome);
 
 }  // namespace bkctl

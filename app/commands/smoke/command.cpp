@@ -101,7 +101,7 @@ Command add_smoke_command(CLI::App& parent) {
       ->check(CLI::Range(1, 3).description(""));
   app->add_option("-d,--device", args->devices, "Comma-separated devices to check (default: every device)")
       ->check(names_a_device())
-      ->type_name("NAMES");
+      ->type_name("DEVS");
   app->add_option(
          "--require", args->requirements,
          "Devices that must be present: 'CUDA>=2', 'Vulkan>=1', 'gpu>=1' (family or type; repeatable)")
@@ -128,7 +128,8 @@ Command add_smoke_command(CLI::App& parent) {
       "Each check is pass, fail, skipped (with the reason) or error (with the message); a check that\n"
       "does not finish within --timeout is a timed-out error and the command still exits promptly.\n"
       "Exit codes: 0 pass, 1 a check failed or a requirement is not met, 2 usage, 3 a required device\n"
-      "is missing, 5 a check errored or timed out. See docs/ci.md for CI jobs.\n"
+      "is missing, 4 only allocations failed (too little memory), 5 a check errored or timed out.\n"
+      "See docs/ci.md for CI jobs.\n"
       "\n"
       "Examples:\n"
       "  bkctl smoke                                        # level 1 on every device\n"

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
+#include "bk/strings.h"
 #include "bk/version.h"
 #include "commands/smoke/cli.h"
 #include "output/junit.h"
 #include "output/table.h"
 #include "output/term.h"
+#include "output/wrap.h"
 
 namespace bkctl {
 namespace {
@@ -28,13 +31,17 @@ Tone tone_of(bk::SmokeStatus status) {
   }
 }
 
-std::string status_text(const bk::SmokeOutcome& outcome) {
-  return outcome.timed_out ? "TIMEOUT" : to_upper_status(outcome.status);
+// Counts (bytes, words, samples) in full: "bytes=25276203008", never "2.52762e+10".
+std::string metric_value(double value) {
+  if (value == std::trunc(value) && std::fabs(value) < 1e15)
+    return fmt::format("{}", static_cast<int64_t>(value));
+  return fmt::format("{:.6g}", value);
 }
 
 std::string metrics_text(const bk::SmokeOutcome& outcome) {
   std::vector<std::string> parts;
-  for (const bk::SmokeMetric& m : outcome.metrics) parts.push_back(fmt::format("{}={:.6g}", m.name, m.value));
+  for (const bk::SmokeMetric& m : outcome.metrics)
+    parts.push_back(fmt::format("{}={}", m.name, metric_value(m.value)));
   return fmt::format("{}", fmt::join(parts, " "));
 }
 
@@ -80,6 +87,10 @@ ojson metrics_json(const bk::SmokeOutcome& outcome) {
 
 }  // namespace
 
+std::string status_text(const bk::SmokeOutcome& outcome) {
+  return outcome.timed_out ? "TIMEOUT" : to_upper_status(outcome.status);
+}
+
 std::string to_upper_status(bk::SmokeStatus status) {
   std::string text(bk::smoke_status_name(status));
   for (char& c : text) c = static_cast<char>(c - 'a' + 'A');
@@ -88,8 +99,8 @@ std::string to_upper_status(bk::SmokeStatus status) {
 
 std::string smoke_human(const SmokeOptions& options, const SmokeReport& report) {
   const TermStyle style = term_style_for(stdout);
-  std::string out = fmt::format("bkctl smoke: level {}, {} device(s), timeout {:g} s per check\n\n",
-                                options.level, report.devices.size(), options.timeout_seconds);
+  std::string out = fmt::format("bkctl smoke: level {}, {}, timeout {:g} s per check\n\n", options.level,
+                                bk::count_of(report.devices.size(), "device"), options.timeout_seconds);
   if (!report.requirements.empty()) {
     for (const SmokeRequirementRecord& r : report.requirements) {
       out += fmt::format("{} {}: {}\n", r.kind == "require" ? "--require" : "--min-memory", r.text,
@@ -97,18 +108,19 @@ std::string smoke_human(const SmokeOptions& options, const SmokeReport& report) 
                                      : r.verdict.device_missing ? "MISSING"
                                                                 : "NOT MET",
                                      r.verdict.met ? Tone::good : Tone::bad));
-      out += "  " + r.verdict.message + "\n";
+      out += wrap_text("  " + printable(r.verdict.message) + "\n", style.width);
     }
     out += "\n";
   }
-  Table table({{"device"}, {"check"}, {"status"}, {"seconds", Align::right}, {"detail"}});
+  Table table({{"device"}, {"check"}, {"status"}, {"seconds", Align::right}, {"detail", Align::left, true}});
   for (const SmokeCheckRecord& c : report.checks) {
     table.add_row({c.device, c.check, TableCell(status_text(c.outcome), tone_of(c.outcome.status)),
                    fmt::format("{:.3f}", c.seconds), c.outcome.message});
   }
   out += table.render(style);
-  out += "\n" + style.paint(report.verdict_line, report.exit_code == 0 ? Tone::good : Tone::bad) +
-         fmt::format(" ({:.2f} s)\n", report.wall_seconds);
+  const std::string verdict =
+      wrap_text(fmt::format("{} ({:.2f} s)", report.verdict_line, report.wall_seconds), style.width);
+  out += "\n" + style.paint(verdict, report.exit_code == 0 ? Tone::good : Tone::bad) + "\n";
   return out;
 }
 

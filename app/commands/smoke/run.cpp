@@ -42,9 +42,18 @@ SmokeDeviceInfo info_of(const bk::Device& device) {
           device.is_simulated()};
 }
 
-void progress(const bk::Device& device, std::string_view check) {
+// What is seen while smoke runs: on a terminal, the check about to start; in a CI log (stderr not
+// a terminal), every check as it finishes, so that a long run is never silent.
+void progress_start(const bk::Device& device, std::string_view check) {
   if (is_terminal(stderr))
     std::fprintf(stderr, "bkctl: %s: %.*s...\n", device.name().c_str(), int(check.size()), check.data());
+}
+
+void progress_done(const SmokeCheckRecord& record) {
+  if (is_terminal(stderr)) return;
+  std::fprintf(stderr, "bkctl: smoke: %s %s %s (%.2f s)\n", printable(record.device).c_str(),
+               record.check.c_str(), status_text(record.outcome).c_str(), record.seconds);
+  std::fflush(stderr);
 }
 
 // Runs the device's checks in order; after a timeout the device is not touched again.
@@ -64,7 +73,7 @@ void run_device(bk::Device& device, const SmokeOptions& options, SmokeReport& re
       report.checks.push_back(std::move(record));
       continue;
     }
-    progress(device, check.name);
+    progress_start(device, check.name);
     // The sustained check runs for --duration by design; the watchdog allows that on top.
     const double budget =
         options.timeout_seconds + (check.name == "sustained" ? options.duration_seconds : 0);
@@ -75,6 +84,7 @@ void run_device(bk::Device& device, const SmokeOptions& options, SmokeReport& re
     if (watched.outcome.timed_out) hung_in = check.name;
     record.outcome = std::move(watched.outcome);
     record.seconds = watched.seconds;
+    progress_done(record);
     report.checks.push_back(std::move(record));
   }
 }
@@ -143,7 +153,7 @@ SmokeReport run_smoke(const SmokeOptions& options) {
 }
 
 void decide_verdict(const SmokeOptions& options, SmokeReport& report) {
-  size_t missing = 0, unmet = 0, errors = 0, failing = 0;
+  size_t missing = 0, unmet = 0, errors = 0, out_of_memory = 0, failing = 0;
   for (const SmokeRequirementRecord& r : report.requirements) {
     missing += r.verdict.device_missing;
     unmet += !r.verdict.met && !r.verdict.device_missing;
@@ -151,26 +161,28 @@ void decide_verdict(const SmokeOptions& options, SmokeReport& report) {
   for (const SmokeCheckRecord& c : report.checks) {
     if (!fails_run(options, c.outcome.status)) continue;
     (c.outcome.status == bk::SmokeStatus::error ? errors : failing) += 1;
+    out_of_memory += c.outcome.out_of_memory;
   }
   if (missing > 0) {
     report.exit_code = kExitNotFound;
   } else if (errors > 0) {
-    report.exit_code = kExitDeviceError;
+    // Only allocation failures: the device works but has too little memory for the checks.
+    report.exit_code = out_of_memory == errors ? kExitOutOfMemory : kExitDeviceError;
   } else if (unmet + failing > 0) {
     report.exit_code = kExitCheckFailed;
   } else {
     report.exit_code = kExitOk;
   }
   std::vector<std::string> parts;
-  if (missing > 0) parts.push_back(fmt::format("{} required device(s) missing", missing));
-  if (unmet > 0) parts.push_back(fmt::format("{} requirement(s) not met", unmet));
-  if (errors > 0) parts.push_back(fmt::format("{} check(s) errored or timed out", errors));
-  if (failing > 0) parts.push_back(fmt::format("{} check(s) failed (statuses in --fail-on)", failing));
-  report.verdict_line =
-      report.exit_code == kExitOk
-          ? fmt::format("PASS: {} check(s) on {} device(s){}", report.checks.size(), report.devices.size(),
-                        report.requirements.empty() ? "" : ", every requirement met")
-          : fmt::format("FAIL: {}", fmt::join(parts, ", "));
+  if (missing > 0) parts.push_back(bk::count_of(missing, "required device") + " missing");
+  if (unmet > 0) parts.push_back(bk::count_of(unmet, "requirement") + " not met");
+  if (errors > 0) parts.push_back(bk::count_of(errors, "check") + " errored or timed out");
+  if (failing > 0) parts.push_back(bk::count_of(failing, "check") + " failed (statuses in --fail-on)");
+  report.verdict_line = report.exit_code == kExitOk
+                            ? fmt::format("PASS: {} on {}{}", bk::count_of(report.checks.size(), "check"),
+                                          bk::count_of(report.devices.size(), "device"),
+                                          report.requirements.empty() ? "" : ", every requirement met")
+                            : fmt::format("FAIL: {}", fmt::join(parts, ", "));
 }
 
 }  // namespace bkctl
