@@ -50,6 +50,17 @@ class HelpAndVersion(CliTestCase):
                               (3, "device not found"), (4, "out of memory"), (5, "device error or timeout")]:
             self.assertRegex(result.stdout, rf"\b{code}  {meaning}")
 
+    def test_help_speaks_one_placeholder_vocabulary(self):
+        # CLI11's own type names never show; numbers are N, defaults and "required" are in words.
+        for command in ("devices", "alloc", "schema", "sched", "ops", "bench", "smoke"):
+            with self.subTest(command=command):
+                text = run(command, "--help").stdout
+                self.assertNotRegex(text, r"\b(TEXT|INT|UINT|FLOAT)\b")
+                # CLI11 writes defaults as "INT=2"; a placeholder pair like NAME=DEV is fine.
+                self.assertNotRegex(text, r"(?m)^  -\S+ [A-Z]+=[^A-Z]", "defaults go in the description")
+        self.assertIn("--layers N", run("sched", "--help").stdout)
+        self.assertRegex(run("alloc", "--help").stdout, r"(?s)--size SIZE\s+Bytes per buffer[^-]*\(required\)")
+
     def test_every_command_has_help_with_examples(self):
         for command in COMMANDS:
             with self.subTest(command=command):
