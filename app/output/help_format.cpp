@@ -25,7 +25,7 @@ std::string fit_example(const std::string& line, size_t width) {
   size_t column = indent;
   for (size_t i = 0; i < words.size(); ++i) {
     if (words[i].empty()) continue;
-    if (column > indent && column + 1 + words[i].size() + 2 > width) {
+    if (column > indent && column + 1 + display_width(words[i]) + 2 > width) {
       out += " \\\n" + std::string(indent + 4, ' ');
       column = indent + 4;
     } else if (column > indent) {
@@ -69,7 +69,7 @@ std::string fit_block(const std::vector<std::string>& lines, size_t width) {
 
 }  // namespace
 
-HelpFormatter::HelpFormatter(size_t width) : width_(width) { column_width(kHelpColumn); }
+HelpFormatter::HelpFormatter(size_t width) : width_(width) {}
 
 std::string help_placeholder(const CLI::Option& opt) {
   std::string name = opt.get_type_name();

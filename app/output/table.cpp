@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "bk/strings.h"
 #include "output/wrap.h"
 
 namespace bkctl {
@@ -20,15 +21,8 @@ constexpr size_t kBelowIndent = 6;
 }  // namespace
 
 TableCell::TableCell(std::string_view cell_text, Tone cell_tone) : tone(cell_tone) {
-  size_t start = 0;
-  while (true) {
-    const size_t newline = cell_text.find('\n', start);
-    text += printable(
-        cell_text.substr(start, newline == std::string_view::npos ? cell_text.npos : newline - start));
-    if (newline == std::string_view::npos) break;
-    text += '\n';
-    start = newline + 1;
-  }
+  const std::vector<std::string> lines = bk::split(cell_text, '\n');
+  for (size_t i = 0; i < lines.size(); ++i) text += (i > 0 ? "\n" : "") + printable(lines[i]);
 }
 
 Table::Table(std::vector<TableColumn> columns) : columns_(std::move(columns)) {}
@@ -43,7 +37,7 @@ std::vector<size_t> Table::natural_widths() const {
   std::vector<size_t> widths(columns_.size(), 0);
   for (const auto& row : rows_) {
     for (size_t i = 0; i < row.size(); ++i) {
-      for (const std::string& line : wrap_words(row[i].text, SIZE_MAX)) {
+      for (const std::string& line : bk::split(row[i].text, '\n')) {
         widths[i] = std::max(widths[i], display_width(line));
       }
     }
