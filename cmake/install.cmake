@@ -42,5 +42,8 @@ install(TARGETS bkctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
 if(TARGET bkctl_man)
   install(FILES ${BKCTL_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
 endif()
+# The graph files the docs and `bkctl sched --help` use.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/bkctl/examples
+        COMPONENT cli)
 install(FILES ${PROJECT_SOURCE_DIR}/app/completion/bkctl.bash DESTINATION
         ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME bkctl COMPONENT cli)

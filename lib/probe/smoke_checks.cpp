@@ -198,10 +198,11 @@ SmokeOutcome check_compute(Device& device, const SmokeSettings&) {
 }
 
 SmokeOutcome check_events(Device& device, const SmokeSettings&) {
-  if (!device.caps().events) return verdict(SmokeStatus::skipped, device.name() + " does not support events");
+  if (!device.caps().events)
+    return verdict(SmokeStatus::not_applicable, device.name() + " does not support events");
   StreamAdd add(device);
   if (const std::string why = add.unsupported(); !why.empty()) {
-    return verdict(SmokeStatus::skipped,
+    return verdict(SmokeStatus::not_applicable,
                    "events are checked on an add, which " + device.name() + " does not run: " + why);
   }
   // The event says the add is done: its result must be there before the stream is synchronized.
@@ -228,6 +229,8 @@ std::string_view smoke_status_name(SmokeStatus status) noexcept {
       return "skipped";
     case SmokeStatus::error:
       return "error";
+    case SmokeStatus::not_applicable:
+      return "n/a";
   }
   return "?";
 }

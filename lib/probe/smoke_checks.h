@@ -29,8 +29,14 @@
 
 namespace bk {
 
-enum class SmokeStatus { pass, fail, skipped, error };
-std::string_view smoke_status_name(SmokeStatus status) noexcept;  // "pass", "fail", "skipped", "error"
+// not_applicable: the device cannot run the check by design (no events, no f32 mul_mat); skipped:
+// it could have run but did not (too little free memory, a hung earlier check).
+enum class SmokeStatus { pass, fail, skipped, error, not_applicable };
+// "pass", "fail", "skipped", "error", "n/a"
+std::string_view smoke_status_name(SmokeStatus status) noexcept;
+// Every status, in report order.
+inline constexpr SmokeStatus kSmokeStatuses[] = {SmokeStatus::pass, SmokeStatus::fail, SmokeStatus::skipped,
+                                                 SmokeStatus::error, SmokeStatus::not_applicable};
 
 struct SmokeMetric {
   std::string name;  // "write_gbps", "median_gflops", ...
@@ -39,7 +45,7 @@ struct SmokeMetric {
 
 struct SmokeOutcome {
   SmokeStatus status = SmokeStatus::pass;
-  std::string message;  // why it failed or was skipped, or a short note on a pass
+  std::string message;  // why it failed, was skipped or is n/a, or a short note on a pass
   std::vector<SmokeMetric> metrics;
   bool timed_out = false;      // set by the watchdog: status is then error
   bool out_of_memory = false;  // set by the watchdog: an allocation failed, status is then error

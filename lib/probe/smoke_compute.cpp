@@ -174,8 +174,8 @@ SmokeOutcome smoke_conformance(Device& device, const SmokeSettings&) {
                       fmt::format("{}: {} of {} cases wrong against the float64 reference: {}", device.name(),
                                   tally.failed.size(), total, fmt::join(tally.failed, "; ")));
   } else if (tally.passed == 0) {
-    outcome =
-        verdict(SmokeStatus::skipped, fmt::format("{} runs none of the cases{}", device.name(), unsupported));
+    outcome = verdict(SmokeStatus::not_applicable,
+                      fmt::format("{} runs none of the cases{}", device.name(), unsupported));
   } else {
     outcome = verdict(SmokeStatus::pass, fmt::format("{} of {} cases match the float64 reference{}",
                                                      tally.passed, total, unsupported));
@@ -190,7 +190,8 @@ SmokeOutcome smoke_conformance(Device& device, const SmokeSettings&) {
 SmokeOutcome smoke_matmul(Device& device, const SmokeSettings& settings) {
   Matmul mm;
   std::string reason;
-  if (!mm.build(device, reason)) return verdict(SmokeStatus::skipped, "f32 mul_mat unsupported: " + reason);
+  if (!mm.build(device, reason))
+    return verdict(SmokeStatus::not_applicable, "f32 mul_mat unsupported: " + reason);
   mm.time_once();  // warm-up: pipelines, caches
   if (const verify::NmseCheck check = mm.check(); !check.ok) {
     return verdict(SmokeStatus::fail,
@@ -218,7 +219,8 @@ SmokeOutcome smoke_matmul(Device& device, const SmokeSettings& settings) {
 SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
   Matmul mm;
   std::string reason;
-  if (!mm.build(device, reason)) return verdict(SmokeStatus::skipped, "f32 mul_mat unsupported: " + reason);
+  if (!mm.build(device, reason))
+    return verdict(SmokeStatus::not_applicable, "f32 mul_mat unsupported: " + reason);
   std::vector<double> gflops;
   size_t wrong = 0;
   double worst = 0;

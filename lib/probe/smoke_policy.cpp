@@ -238,7 +238,7 @@ std::vector<SmokeStatus> parse_fail_on(std::string_view text) {
   if (iequals(trim(text), "none")) return statuses;
   for (const std::string& item : split(text, ',')) {
     bool known = false;
-    for (SmokeStatus s : {SmokeStatus::pass, SmokeStatus::fail, SmokeStatus::skipped, SmokeStatus::error}) {
+    for (SmokeStatus s : kSmokeStatuses) {
       if (s != SmokeStatus::pass && iequals(trim(item), smoke_status_name(s))) {
         statuses.push_back(s);
         known = true;
@@ -246,8 +246,8 @@ std::vector<SmokeStatus> parse_fail_on(std::string_view text) {
     }
     if (!known) {
       bad(
-          fmt::format("invalid --fail-on '{}': '{}' is not a status; list any of fail, error, skipped "
-                      "(comma-separated), or none",
+          fmt::format("invalid --fail-on '{}': '{}' is not a status; list any of fail, error, skipped, "
+                      "n/a (comma-separated), or none",
                       text, trim(item)));
     }
   }

@@ -5,9 +5,12 @@ Every run uses a tiny --budget and --size so that the suite stays fast, also und
 the contracts, not the speed.
 """
 
+import html
+import itertools
 import json
 import math
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -15,6 +18,7 @@ import sys
 import tempfile
 import unittest
 import zlib
+from xml.etree import ElementTree
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bkctl_cli import CliTestCase, run  # noqa: E402
@@ -30,6 +34,11 @@ def bench(*args, env=None):
 def devices():
     return [d["name"] for d in json.loads(run("devices", "--json").stdout)["devices"]]
 
+
+def best_mul_mat(by_id, dtype):
+    """The id of the fastest mul_mat of a dtype that ran."""
+    ran = [t for t in by_id.values() if t["op"] == "mul_mat" and t["dtype"] == dtype and t["status"] == "ok"]
+    return max(ran, key=lambda t: t["median"])["id"]
 
 class Files:
     def setUp(self):
@@ -73,10 +82,13 @@ class Results(CliTestCase):
                 # F16 weights, computed in F32, beat the F16-arithmetic peak kernel).
                 source = peaks[dtype]["source"]
                 if source != "peak kernel":
-                    self.assertRegex(source, rf"^best measured \(mul_mat/{dtype}/\d+, above the peak kernel's ")
+                    # The label quotes the peak kernel's own number, not an earlier mul_mat's.
+                    self.assertEqual(source, f"best measured ({best_mul_mat(by_id, dtype)}, above the peak "
+                                             f"kernel's {peak_test['median']:.3g})")
                     self.assertGreaterEqual(peaks[dtype]["value"], peak_test["median"])
             elif f"mul_mat/{dtype}/64" in by_id and by_id[f"mul_mat/{dtype}/64"]["status"] == "ok":
-                self.assertTrue(peaks[dtype]["source"].startswith("best measured"), peaks[dtype])
+                # No peak kernel ran: the label names none.
+                self.assertEqual(peaks[dtype]["source"], f"best measured ({best_mul_mat(by_id, dtype)})")
         self.assertIn("bandwidth", peaks)
         fraction = by_id["mul_mat/f32/64"]["fraction_of_peak"]
         self.assertTrue(0 < fraction, fraction)
@@ -223,25 +235,234 @@ def png_is_blank(path):
     return len(colours) <= 1
 
 
+# Runs in headless Chromium on the roofline inlined into a page: what the browser laid out (boxes
+# of every text and marker, computed colours) comes back as JSON in a <pre> of the dumped DOM.
+ROOFLINE_DOM_SCRIPT = r"""
+const all = (root, selector) => Array.from(root.querySelectorAll(selector));
+const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const style = el => getComputedStyle(el);
+const charts = all(document, 'svg g.chart').map(chart => ({
+  kind: chart.dataset.kind,
+  device: chart.dataset.device,
+  plot: box(chart.querySelector('rect.plot-area')),
+  legend: all(chart, 'g.legend g.legend-entry').map(entry => {
+    const swatch = entry.querySelector('.swatch');
+    return {kind: entry.dataset.kind, name: entry.dataset.name, text: entry.textContent,
+            colour: swatch ? style(swatch).fill : null, tag: swatch ? swatch.tagName : null};
+  }),
+  points: all(chart, '.point').map(p => ({dtype: p.dataset.dtype, device: p.dataset.device,
+                                          label: p.dataset.label, colour: style(p).fill, tag: p.tagName,
+                                          box: box(p)})),
+  ceilings: all(chart, 'line.ceiling').map(c => ({dtype: c.dataset.dtype, device: c.dataset.device,
+                                                 kind: c.dataset.kind, colour: style(c).stroke,
+                                                 dash: style(c).strokeDasharray, box: box(c)})),
+  slopes: all(chart, 'line.bandwidth').map(l => ({device: l.dataset.device, box: box(l)})),
+  grid: all(chart, '.grid line').length,
+  ticks: all(chart, 'text.tick-label').map(t => ({axis: t.dataset.axis, text: t.textContent, box: box(t)})),
+  texts: all(chart, 'text.point-label, text.ceiling-label, g.legend text, g.key text').map(t => ({
+    cls: t.getAttribute('class'), text: t.textContent, box: box(t), kind: t.dataset.kind || null,
+    dtype: t.dataset.dtype || null, device: t.dataset.device || null, label: t.dataset.label || null,
+    number: t.dataset.number || null})),
+}));
+document.getElementById('result').textContent = JSON.stringify(charts);
+"""
+
+
+def overlap(a, b, slack=0.5):
+    """Whether two [left, top, right, bottom] boxes share more than a sliver."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
+
+
+def rates_in(text, unit):
+    return [float(v) for v in re.findall(r"(\d+(?:\.\d+)?) " + re.escape(unit), text)]
+
+
+def tick_value(text):
+    if text.startswith("1/"):
+        return 1 / float(text[2:])
+    scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+    return float(text[:-1]) * scale[text[-1]] if text[-1] in scale else float(text)
+
+
 class Roofline(Files, CliTestCase):
-    def test_svg_renders_in_headless_chromium(self):
+    # Several dtypes and mul_mat sizes close together, so that labels would collide.
+    RUN = ("--op", "mul_mat,add,cpy,peak", "--dtype", "f32,f16,bf16", "--budget", "0.02s", "--warmup", "1",
+           "--size", "32,48,64")
+
+    def plot(self, *args, env=None):
+        """Runs bench with --plot and --json; returns the SVG's path and the JSON document."""
         svg = self.path("roofline.svg")
-        result = bench("--device", "CPU", "--op", "mul_mat,add,peak", "--dtype", "f32", *FAST, "--plot", svg)
+        result = bench(*args, "--plot", svg, "--json", env=env)
         self.assertOk(result)
         with open(svg, encoding="utf-8") as f:
-            text = f.read()
-        self.assertTrue(text.startswith("<?xml"))
-        self.assertIn("<circle", text, "each test with arithmetic is a point")
-        self.assertIn("GFLOP/s", text)
+            ElementTree.fromstring(f.read().encode("utf-8"))  # well-formed XML, or this raises
+        return svg, json.loads(result.stdout)
+
+    def browser(self):
         chromium = shutil.which("chromium")
         if chromium is None:
             self.skipTest("chromium is not installed (scripts/bootstrap.sh installs it)")
+        return [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                f"--user-data-dir={self.path('profile')}"]
+
+    def dom(self, svg):
+        """The SVG laid out by Chromium: one dict per chart (see ROOFLINE_DOM_SCRIPT)."""
+        with open(svg, encoding="utf-8") as f:
+            inline = f.read().split("?>", 1)[1]
+        page = self.path("roofline.html")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body style='margin:0'>{inline}"
+                    f"<pre id='result'></pre><script>{ROOFLINE_DOM_SCRIPT}</script></body></html>")
+        done = subprocess.run([*self.browser(), "--dump-dom", "file://" + page], capture_output=True, text=True,
+                              timeout=120, check=False)
+        found = re.search(r'<pre id="result">(.*?)</pre>', done.stdout, re.S)
+        self.assertTrue(found and found.group(1), f"chromium ran the checks: {done.stderr[-2000:]}")
+        return json.loads(html.unescape(found.group(1)))
+
+    def check_legend_and_colours(self, chart):
+        legend = {e["name"]: e for e in chart["legend"] if e["kind"] == "dtype"}
+        plotted = {p["dtype"] for p in chart["points"]} | {c["dtype"] for c in chart["ceilings"]}
+        self.assertEqual(set(legend), plotted, "one legend entry per dtype plotted")
+        self.assertEqual(len({e["colour"] for e in legend.values()}), len(legend), "a colour per dtype")
+        for p in chart["points"]:
+            self.assertEqual(p["colour"], legend[p["dtype"]]["colour"], p)
+        for c in chart["ceilings"]:
+            self.assertEqual(c["colour"], legend[c["dtype"]]["colour"], c)
+            self.assertEqual(c["dash"] != "none", c["kind"] == "best-measured", "best measured is dashed: " + str(c))
+        for p in chart["points"]:  # a point's colour is its dtype's ceiling colour
+            for c in chart["ceilings"]:
+                if c["dtype"] == p["dtype"]:
+                    self.assertEqual(p["colour"], c["colour"], (p, c))
+        if chart["slopes"]:
+            self.assertIn("bandwidth", [e["kind"] for e in chart["legend"]])
+        return {name: e["colour"] for name, e in legend.items()}
+
+    def check_labels(self, chart):
+        texts = chart["texts"]
+        for a, b in itertools.combinations(texts, 2):
+            self.assertFalse(overlap(a["box"], b["box"]), f"{a['text']!r} {a['box']} overlaps {b['text']!r} {b['box']}")
+        labels = [t for t in texts if t["cls"] == "point-label"]
+        for t in labels:
+            for p in chart["points"]:
+                self.assertFalse(overlap(t["box"], p["box"]), f"label {t['text']!r} covers the point {p['label']}")
+        for p in chart["points"]:  # each point has a label or a number, once
+            mine = [t for t in labels if (t["device"], t["label"]) == (p["device"], p["label"])]
+            self.assertEqual(len(mine), 1, (p, mine))
+            self.assertTrue(mine[0]["number"] or p["label"] in mine[0]["text"], mine[0])
+        numbered = sorted((t for t in labels if t["number"]), key=lambda t: int(t["number"]))
+        self.assertEqual([int(t["number"]) for t in numbered], list(range(1, len(numbered) + 1)))
+        key = [t for t in texts if t["cls"] == "key-entry"]
+        self.assertEqual(len(key), len(numbered), "the key lists exactly the numbered points")
+        for number, entry in zip(numbered, key):
+            self.assertIn(number["label"], entry["text"])
+            self.assertEqual(len(rates_in(entry["text"], "GFLOP/s")), 1, entry["text"])
+        ceiling_labels = [t for t in texts if t["cls"] == "ceiling-label"]
+        self.assertEqual(len([t for t in ceiling_labels if t["kind"] != "bandwidth"]), len(chart["ceilings"]))
+        self.assertEqual(len([t for t in ceiling_labels if t["kind"] == "bandwidth"]), len(chart["slopes"]))
+        for t in ceiling_labels:
+            self.assertRegex(t["text"], r" \d+(\.\d+)? (GFLOP/s|GB/s)", "every ceiling label has its unit")
+
+    def check_axes(self, chart):
+        x = [t for t in chart["ticks"] if t["axis"] == "x"]
+        y = [t for t in chart["ticks"] if t["axis"] == "y"]
+        for t in x:
+            self.assertRegex(t["text"], r"^(1/\d+|\d+)$")
+            self.assertEqual(math.log2(tick_value(t["text"])) % 1, 0, t)
+        for t in y:
+            self.assertRegex(t["text"], r"^\d+(\.\d+)?[kMGT]?$")
+        self.assertEqual(chart["grid"], len(x) + len(y), "a grid line at every tick")
+        # Fitted to the data: at most 0.5 + 0.12 decades (a half-decade step and the air) beyond
+        # the highest ceiling or point and below the lowest point or slope.
+        centre = lambda t: (t["box"][1] + t["box"][3]) / 2  # noqa: E731
+        decades = [t for t in y if math.log10(tick_value(t["text"])) % 1 == 0]
+        self.assertGreaterEqual(len(decades), 2, y)
+        per_decade = abs(centre(decades[0]) - centre(decades[-1])) / (len(decades) - 1)
+        top, bottom = chart["plot"][1], chart["plot"][3]
+        drawn = [p["box"] for p in chart["points"]] + [c["box"] for c in chart["ceilings"]]
+        lowest = max(b[3] for b in drawn + [s["box"] for s in chart["slopes"]])
+        self.assertLessEqual(min(b[1] for b in drawn) - top, 0.62 * per_decade + 5, "room above the data")
+        self.assertLessEqual(bottom - lowest, 0.62 * per_decade + 5, "room below the data")
+        self.assertLess((bottom - top) / per_decade, 7.01)
+
+    def check_ceilings_against(self, chart, document):
+        """Ceiling labels say the numbers the JSON has: the peak kernel's and, where a mul_mat beat
+        it (or there is none), that mul_mat's, naming it."""
+        for dev in document["devices"]:
+            name = dev["identity"]["name"]
+            if chart["kind"] == "panel" and chart["device"] != name:
+                continue
+            tests = {t["id"]: t for t in dev["tests"]}
+            labels = [t for t in chart["texts"] if t["cls"] == "ceiling-label" and t["device"] == name]
+            for peak in dev["peaks"]:
+                if peak["name"] == "bandwidth":
+                    [slope] = [t for t in labels if t["kind"] == "bandwidth"]
+                    self.assertIn(peak["source"][len("best measured ("):-1], slope["text"])
+                    self.assertTrue(math.isclose(rates_in(slope["text"], "GB/s")[0], peak["value"], rel_tol=0.01))
+                    continue
+                mine = {t["kind"]: t for t in labels if t["dtype"] == peak["name"]}
+                kernel = tests.get(f"peak/{peak['name']}")
+                if kernel and kernel["status"] == "ok":
+                    value = rates_in(mine["peak-kernel"]["text"], "GFLOP/s")[0]
+                    self.assertTrue(math.isclose(value, kernel["median"], rel_tol=0.01), (value, kernel))
+                if not (kernel and kernel["status"] == "ok") or peak["value"] > kernel["median"]:
+                    text = mine["best-measured"]["text"]
+                    self.assertTrue(math.isclose(rates_in(text, "GFLOP/s")[0], peak["value"], rel_tol=0.01), text)
+                    test_id = re.search(r"\((mul_mat/[a-z0-9]+/\d+)\)", text).group(1)
+                    self.assertEqual(tests[test_id]["median"], peak["value"], f"{text} names the test it comes from")
+                else:
+                    self.assertNotIn("best-measured", mine)
+                kinds = {c["kind"] for c in chart["ceilings"] if (c["device"], c["dtype"]) == (name, peak["name"])}
+                self.assertEqual(kinds, set(mine), "a line for each ceiling label")
+
+    def check_chart(self, chart, document):
+        colours = self.check_legend_and_colours(chart)
+        self.check_labels(chart)
+        self.check_axes(chart)
+        self.check_ceilings_against(chart, document)
+        return colours
+
+    def screenshot(self, svg, charts):
+        height = math.ceil(max(c["plot"][3] for c in charts)) + 60
         png = self.path("roofline.png")
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                        f"--user-data-dir={self.path('profile')}", f"--screenshot={png}", "--window-size=760,440",
-                        "file://" + svg], capture_output=True, timeout=120, check=False)
+        subprocess.run([*self.browser(), f"--screenshot={png}", f"--window-size=1000,{height}", "file://" + svg],
+                       capture_output=True, timeout=120, check=False)
         self.assertTrue(os.path.exists(png) and os.path.getsize(png) > 0, "chromium wrote a screenshot")
         self.assertFalse(png_is_blank(png), "the rendered roofline is not a blank page")
+
+    def test_svg_renders_in_headless_chromium(self):
+        svg, document = self.plot("--device", "CPU", *self.RUN)
+        [chart] = self.dom(svg)
+        self.assertEqual((chart["kind"], chart["device"]), ("panel", "CPU"))
+        self.assertGreaterEqual(len(chart["points"]), 9, "mul_mat at three sizes and three dtypes, add")
+        self.assertTrue({"f32", "f16", "bf16"} <= {p["dtype"] for p in chart["points"]})
+        colours = self.check_chart(chart, document)
+        self.assertEqual(len(set(colours.values())), len(colours))
+        self.screenshot(svg, [chart])
+
+    def test_several_devices_are_overlaid_then_one_panel_each(self):
+        # lavapipe where there is one (its F16 or BF16 mul_mat can beat its peak kernel: both
+        # ceilings), else a simulated device.
+        second, env = ("Vulkan0", {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}) \
+            if "Vulkan0" in devices() else ("gpu0", {"BK_SIM_DEVICES": "gpu0:ops=mul_mat+add"})
+        svg, document = self.plot("--device", f"CPU,{second}", *self.RUN, env=env)
+        charts = self.dom(svg)
+        self.assertEqual([(c["kind"], c["device"]) for c in charts],
+                         [("overlay", ""), ("panel", "CPU"), ("panel", second)])
+        colours = [self.check_chart(chart, document) for chart in charts]
+        for a, b in itertools.combinations(colours, 2):  # a dtype has the same colour everywhere
+            for dtype in set(a) & set(b):
+                self.assertEqual(a[dtype], b[dtype], dtype)
+        overlay = charts[0]
+        shapes = {e["name"]: e["tag"] for e in overlay["legend"] if e["kind"] == "device"}
+        self.assertEqual(set(shapes), {"CPU", second}, "the legend names the devices")
+        self.assertNotEqual(shapes["CPU"], shapes[second], "a marker shape per device")
+        for panel in charts[1:]:
+            device = panel["device"]
+            self.assertEqual({p["tag"] for p in overlay["points"] if p["device"] == device}, {shapes[device]})
+            self.assertEqual(sorted(p["label"] for p in panel["points"]),
+                             sorted(p["label"] for p in overlay["points"] if p["device"] == device),
+                             "the overlay has every point of every panel")
+        self.screenshot(svg, charts)
 
 
 class Baseline(Files, CliTestCase):
@@ -280,6 +501,26 @@ class Baseline(Files, CliTestCase):
         doc = self.assertJsonOutput(result, "bk.bench.v1.json")
         self.assertEqual(doc["baseline"]["regressions"], 0)
         self.assertEqual(len(doc["baseline"]["compared"]), 1)
+
+    def test_a_baseline_of_too_few_samples_is_shown_but_not_judged(self):
+        path, document = self.record("base.json")
+        test = document["devices"][0]["tests"][0]
+        test["samples"] = 3
+        test["median"] *= 1.3  # 23% slower now: a regression, were the baseline reliable
+        path = self.write_json("few.json", document)
+        result = bench(*self.MM, "--budget", "0.1s", "--baseline", path, "--json")
+        doc = self.assertJsonOutput(result, "bk.bench.v1.json")
+        compared = doc["baseline"]["compared"][0]
+        self.assertFalse(compared["regression"])
+        self.assertEqual(compared["inconclusive"], "baseline 3 samples, fewer than 5")
+        text = bench(*self.MM, "--budget", "0.1s", "--baseline", path)
+        self.assertOk(text)
+        self.assertIn("not judged: baseline 3 samples, fewer than 5", text.stdout)
+        # Half the rate or worse is a regression however few the samples.
+        test["median"] *= 10
+        result = bench(*self.MM, "--budget", "0.1s", "--baseline", self.write_json("gross.json", document))
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertIn("REGRESSION", result.stdout)
 
     def test_results_timed_another_way_are_not_compared(self):
         path, document = self.record("base.json")

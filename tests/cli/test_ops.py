@@ -62,17 +62,49 @@ class OpsJson(CliTestCase):
 
 
 class OpsTable(CliTestCase):
-    def test_one_row_per_probe_and_a_column_per_device(self):
+    def table_rows(self, stdout):
+        lines = stdout.splitlines()
+        header = next(i for i, line in enumerate(lines) if line.startswith("op "))
+        rows = []
+        for line in lines[header + 2:]:
+            if not line.strip():
+                break
+            rows.append(line.split())
+        return lines[header].split(), rows
+
+    def test_one_row_per_op_and_a_column_per_device(self):
         result = run("ops", "--device", "CPU", env={"NO_COLOR": "1"})
         self.assertOk(result)
-        lines = result.stdout.splitlines()
-        self.assertEqual(lines[0].split(), ["op", "dtype", "CPU"])
-        rows = [line.split() for line in lines[2:] if line.strip()]
-        self.assertEqual(len(rows), len(expected_keys()))
-        self.assertIn(["mul_mat", "bf16", "yes"], rows)
-        self.assertIn(["cpy", "f16->bf16", "yes"], rows)
+        header, rows = self.table_rows(result.stdout)
+        self.assertEqual(header, ["op", "CPU"])
+        self.assertEqual([r[0] for r in rows], list(dict.fromkeys(op for op, _, _ in expected_keys())))
+        self.assertIn(["mul_mat", "yes"], rows)
+        self.assertIn(["cpy", "yes"], rows)
         self.assertNotIn("Not supported", result.stdout)
         self.assertEqual(result.stderr, "")
+
+    def test_a_cell_names_the_dtypes_an_op_runs_in_when_not_all(self):
+        env = {"NO_COLOR": "1", "BK_SIM_DEVICES": "sim0:ops=mul_mat+add"}
+        document = json.loads(run("ops", "--json", env=env).stdout)
+        result = run("ops", env=env)
+        self.assertOk(result)
+        header, rows = self.table_rows(result.stdout)
+        self.assertEqual(header[0], "op")
+        self.assertEqual(header[1:], [d["name"] for d in document["devices"]])
+        self.assertEqual(header[-1], "sim0", "simulated devices come last")
+        cells = {r[0]: (r[1], r[len(header) - 1:]) for r in rows}
+        sim = document["devices"][-1]["ops"]
+        for op, (cpu_cell, sim_cell) in cells.items():
+            self.assertEqual(cpu_cell, "yes", op)
+            runs = [e["dtype"] if e.get("to") is None else f"{e['dtype']}->{e['to']}"
+                    for e in sim if e["op"] == op and e["supported"]]
+            total = len([e for e in sim if e["op"] == op])
+            expected = ["yes"] if len(runs) == total else ["no"] if not runs else runs
+            if len(runs) > 3 and len(runs) < total:
+                expected = [str(len(runs)), "of", str(total)]
+            self.assertEqual(sim_cell, expected, op)
+        self.assertEqual(cells["mul"], ("yes", ["no"]))
+        self.assertEqual(cells["add"], ("yes", ["yes"]))
 
     def test_reasons_are_grouped_one_line_per_device_and_reason(self):
         env = {"NO_COLOR": "1", "COLUMNS": "200", "BK_SIM_DEVICES": "sim0:ops=mul_mat+add"}

@@ -121,6 +121,18 @@ class Baselines(Scratch, CliTestCase):
                 self.assertOneLineError(run("bench", *self.ARGS, "--baseline", path, env=sim("sim0")), 2, needle,
                                         "add/64")
 
+    def test_a_wide_spread_a_run_can_produce_is_compared_but_not_judged(self):
+        # A latency with a few long outliers reaches cv 3 (bkctl recorded 3.6 for graph_latency).
+        document = self.record()
+        test = document["devices"][0]["tests"][0]
+        test.update(cv=3.0, samples=50, median=test["median"] / 2)  # now twice as fast: no drop
+        path = self.write("wide.json", json.dumps(document))
+        result = run("bench", *self.ARGS, "--baseline", path, "--json", env=sim("sim0"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        compared = json.loads(result.stdout)["baseline"]["compared"][0]
+        self.assertEqual(compared["inconclusive"], "baseline cv 300%, above 20%")
+        self.assertFalse(compared["regression"])
+
 
 class InputFiles(Scratch, CliTestCase):
     # (command, option, how the message names the file)

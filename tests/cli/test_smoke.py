@@ -3,6 +3,7 @@ and exit code, the watchdog cutting off a hang, requirements, floors, --fail-on,
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,11 +100,12 @@ class RealDevices(CliTestCase):
         # Not a terminal (a CI log): one progress line per finished check on stderr.
         for name in names:
             for check_name in LEVEL2:
-                self.assertRegex(result.stderr, rf"(?m)^bkctl: smoke: {name} {check_name} (PASS|SKIPPED) \(\d")
-        # The CPU has no events: skipped with a reason, kept apart from failures.
-        events = testcase(root, "CPU", "events")
-        self.assertIsNotNone(events.find("skipped"))
-        self.assertIn("events", events.find("skipped").get("message"))
+                self.assertRegex(result.stderr, rf"(?m)^bkctl: smoke: {name} {check_name} (PASS|N/A) \(\d")
+        # The CPU has no events by design: n/a with a reason, a JUnit skip of its own type.
+        events = testcase(root, "CPU", "events").find("skipped")
+        self.assertIsNotNone(events)
+        self.assertEqual(events.get("type"), "n/a")
+        self.assertIn("events", events.get("message"))
 
     def test_json_level1_validates_and_is_complete(self):
         document = smoke_json(self, "--device", "CPU")
@@ -114,9 +116,19 @@ class RealDevices(CliTestCase):
         self.assertEqual(memory["status"], "pass")
         self.assertEqual(memory["metrics"]["bytes"], 8 << 20)
         self.assertEqual(memory["metrics"]["mismatched_words"], 0)
-        self.assertEqual(check(document, "CPU", "events")["status"], "skipped")
+        self.assertEqual(check(document, "CPU", "events")["status"], "n/a")
         self.assertEqual(document["verdict"], "pass")
-        self.assertEqual(document["counts"], {"pass": 4, "fail": 0, "skipped": 1, "error": 0})
+        self.assertEqual(document["counts"], {"pass": 4, "fail": 0, "skipped": 0, "error": 0, "n/a": 1})
+
+    def test_fail_on_skipped_passes_where_a_check_does_not_apply(self):
+        # The nightly policy: a CPU has no events by design, which is n/a, not a skip.
+        document = smoke_json(self, "--device", "CPU", "--fail-on", "fail,error,skipped")
+        self.assertEqual(document["verdict"], "pass")
+        self.assertEqual(document["fail_on"], ["fail", "error", "skipped"])
+        # Asking for every check to apply does fail it, with the check's reason in the report.
+        document = smoke_json(self, "--device", "CPU", "--fail-on", "n/a", exit_code=1)
+        self.assertEqual(document["verdict"], "fail")
+        self.assertEqual(check(document, "CPU", "events")["status"], "n/a")
 
     def test_level3_sustained_records_throughput_and_its_variation(self):
         document = smoke_json(self, "--level", "3", "--device", "CPU", "--duration", "1s")
@@ -130,6 +142,51 @@ class RealDevices(CliTestCase):
         self.assertGreaterEqual(metrics["cv"], 0)
         self.assertGreaterEqual(sustained["seconds"], 1.0)
         self.assertEqual(document["duration_seconds"], 1.0)
+
+    def test_sustained_counts_down_on_a_terminal(self):
+        # stderr is a pseudo-terminal: the sustained check says how long it has left as it runs.
+        import pty
+        from bkctl_cli import BKCTL
+        controller, terminal = pty.openpty()
+        try:
+            process = subprocess.run([BKCTL, "smoke", "--level", "3", "--device", "CPU", "--mem", "8MiB",
+                                      "--duration", "11s"], stdout=subprocess.PIPE, stderr=terminal,
+                                     timeout=240, check=False)
+            os.close(terminal)
+            terminal = -1
+            written = b""
+            while True:
+                try:
+                    chunk = os.read(controller, 4096)
+                except OSError:  # the terminal's other side is closed: all read
+                    break
+                if not chunk:
+                    break
+                written += chunk
+        finally:
+            if terminal >= 0:
+                os.close(terminal)
+            os.close(controller)
+        self.assertEqual(process.returncode, 0, written)
+        text = written.decode().replace("\r\n", "\n")
+        self.assertIn("bkctl: CPU: sustained...\n", text)
+        self.assertEqual(re.findall(r"bkctl: CPU: sustained, (\d+) s left", text), ["6", "1"])
+
+    def test_devices_with_their_own_compute_are_checked_at_the_same_time(self):
+        # Two simulated GPUs run side by side; two host devices (type cpu) one after another.
+        for kind, parallel in (("gpu", True), ("cpu", False)):
+            with self.subTest(kind=kind):
+                env = sim(f"g0:type={kind},mem=64MiB;g1:type={kind},mem=64MiB")
+                document = smoke_json(self, "--level", "3", "--device", "g0,g1", "--duration", "2s", env=env)
+                self.assertEqual([d["name"] for d in document["devices"]], ["g0", "g1"])
+                self.assertEqual([c["device"] for c in document["checks"]],
+                                 ["g0"] * 8 + ["g1"] * 8, "the report keeps the devices' order")
+                checked = sum(c["seconds"] for c in document["checks"])
+                self.assertGreaterEqual(checked, 4.0, "two sustained checks of 2 s each")
+                if parallel:
+                    self.assertLess(document["wall_seconds"], 0.75 * checked, document["wall_seconds"])
+                else:
+                    self.assertGreaterEqual(document["wall_seconds"], 0.95 * checked)
 
 
 class Faults(CliTestCase):
@@ -209,11 +266,13 @@ class Faults(CliTestCase):
         self.assert_hang_cut_off(",async=yes")
 
     def test_a_device_without_events_still_computes_at_level_1(self):
-        for fault, exit_code, status in (("wrong_results", 1, "fail"), ("hang", 5, "error")):
+        # Without events the events check is n/a; after a hang it is skipped (it was not run).
+        for fault, exit_code, status, events in (("wrong_results", 1, "fail", "n/a"),
+                                                 ("hang", 5, "error", "skipped")):
             with self.subTest(fault=fault):
                 document = self.faulty(fault, level="1", extra=",events=no", exit_code=exit_code)
                 self.assertEqual(check(document, "sim0", "compute")["status"], status)
-                self.assertEqual(check(document, "sim0", "events")["status"], "skipped")
+                self.assertEqual(check(document, "sim0", "events")["status"], events)
 
     def test_fail_on_none_reports_but_passes(self):
         document = self.faulty("corrupt_byte", "--fail-on", "none", exit_code=0)

@@ -36,6 +36,7 @@ has_file libbk-dev usr/lib/pkgconfig/bk.pc
 has_file bkctl usr/bin/bkctl
 has_file bkctl usr/share/man/man1/bkctl.1.gz
 has_file bkctl usr/share/bash-completion/completions/bkctl
+has_file bkctl usr/share/doc/bkctl/examples/swiglu-ffn.json
 has_file bk-vulkan usr/lib/bk/libbk-vulkan.so
 for p in "${packages[@]}"; do has_file "$p" "usr/share/doc/$p/copyright"; done
 depends libbk0 | grep -q 'libhwloc' || fail "libbk0 does not depend on libhwloc: $(depends libbk0)"
@@ -61,6 +62,8 @@ for plugin in sim vulkan; do
     fail "plugin $plugin not loaded from /usr/lib/bk: $verbose"
 done
 /usr/bin/bkctl --version | grep -q '^bkctl ' || fail "bkctl --version"
+/usr/bin/bkctl sched --graph-file /usr/share/doc/bkctl/examples/swiglu-ffn.json --devices CPU --run >/dev/null ||
+  fail "the installed example graph does not plan and run"
 
 step "man bkctl"
 MANWIDTH=80 man bkctl 2>/dev/null | grep -q 'bkctl devices' || fail "man bkctl has no COMMANDS section"

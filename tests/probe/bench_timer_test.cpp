@@ -62,11 +62,33 @@ TEST(BenchCompare, LatencyRegressesWhenItGrows) {
 }
 
 TEST(BenchCompare, NoiseWidensWhatIsAllowed) {
-  const Measured base{100, 0.5, 4};
-  const Verdict noisy = compare_to_baseline(base, {75, 0.5, 4}, 0.1, true);
+  const Measured base{100, 0.15, 5};
+  const Verdict noisy = compare_to_baseline(base, {80, 0.15, 5}, 0.1, true);
   EXPECT_FALSE(noisy.regression);
-  EXPECT_GT(noisy.allowed, 0.25);
-  EXPECT_TRUE(compare_to_baseline({100, 0.01, 50}, {75, 0.01, 50}, 0.1, true).regression);
+  EXPECT_TRUE(noisy.inconclusive.empty()) << noisy.inconclusive;
+  EXPECT_GT(noisy.allowed, 0.2);
+  EXPECT_TRUE(compare_to_baseline({100, 0.01, 50}, {80, 0.01, 50}, 0.1, true).regression);
+}
+
+TEST(BenchCompare, TooFewSamplesOrTooMuchSpreadIsNotJudged) {
+  const Measured steady{100, 0.01, 50};
+  // Half the rate would be a regression, but 4 samples (either side) cannot tell.
+  const Verdict few_now = compare_to_baseline(steady, {50, 0.01, 4}, 0.1, true);
+  EXPECT_FALSE(few_now.regression);
+  EXPECT_EQ(few_now.inconclusive, "now 4 samples, fewer than 5");
+  const Verdict few_before = compare_to_baseline({100, 0.01, 3}, {50, 0.01, 50}, 0.1, true);
+  EXPECT_FALSE(few_before.regression);
+  EXPECT_EQ(few_before.inconclusive, "baseline 3 samples, fewer than 5");
+  const Verdict spread = compare_to_baseline(steady, {50, 0.31, 50}, 0.1, true);
+  EXPECT_FALSE(spread.regression);
+  EXPECT_EQ(spread.inconclusive, "now cv 31%, above 20%");
+  // A drop to well under half is a regression however few the samples.
+  const Verdict gross = compare_to_baseline(steady, {20, 0.01, 3}, 0.1, true);
+  EXPECT_TRUE(gross.regression);
+  EXPECT_TRUE(gross.inconclusive.empty());
+  // At the limits it is judged.
+  EXPECT_TRUE(
+      compare_to_baseline({100, 0.01, kMinCompareSamples}, {50, kMaxCompareCv, 50}, 0.1, true).regression);
 }
 
 }  // namespace

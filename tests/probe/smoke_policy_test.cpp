@@ -111,6 +111,9 @@ TEST(SmokePolicy, ParsesDurations) {
 TEST(SmokePolicy, ParsesFailOn) {
   EXPECT_EQ(parse_fail_on("fail,error"), (std::vector<SmokeStatus>{SmokeStatus::fail, SmokeStatus::error}));
   EXPECT_EQ(parse_fail_on("skipped"), (std::vector<SmokeStatus>{SmokeStatus::skipped}));
+  EXPECT_EQ(parse_fail_on("n/a, skipped"),
+            (std::vector<SmokeStatus>{SmokeStatus::not_applicable, SmokeStatus::skipped}));
+  EXPECT_EQ(smoke_status_name(SmokeStatus::not_applicable), "n/a");
   EXPECT_TRUE(parse_fail_on("none").empty());
   EXPECT_NE(error_of([] { parse_fail_on("fail,pass"); }).find("'pass'"), std::string::npos);
 }

@@ -166,7 +166,9 @@ void measure_into(BenchResult& result, const std::function<double()>& run, const
 // (device error or timeout 5, out of memory 4, wrong result 1); 0 when none. `summary` gets a
 // line for stderr naming how many and the first.
 int bench_exit_code(const BenchRun& run, std::string& summary);
-// bench_devices throws not_found (exit 3) listing the devices there are.
+// The devices to bench: --device, else every device; with --devices and no --device, only the
+// first of --devices (a graph test would run the same schedule on every bench device).
+// Throws not_found (exit 3) listing the devices there are.
 std::vector<bk::Device*> bench_devices(const BenchArgs& args);
 BenchRun run_bench(const BenchArgs& args, const BenchPlan& plan);
 void apply_thread_count(bk::Backend& backend, int threads);
@@ -186,6 +188,10 @@ struct BaselineReport {
 };
 // Throws invalid_argument (exit 2) for an unreadable file, another schema or another device.
 BaselineReport compare_with_baseline(const BenchRun& run, const std::string& path, double tolerance);
+
+// graphs.cpp. The devices a graph test schedules over, in priority order: --devices, else the
+// bench device; the CPU last.
+std::vector<std::string> graph_device_names(const BenchArgs& args, const bk::Device& bench_device);
 
 // roofline_svg.cpp
 std::string roofline_svg(const BenchRun& run);

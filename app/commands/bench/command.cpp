@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `bkctl bench`: how fast each device is on real work, against its own measured peak.
+#include <fmt/format.h>
+
 #include <cstdio>
 
 #include "bk/error.h"
@@ -9,6 +11,7 @@
 #include "option_checks.h"
 #include "output/report_file.h"
 #include "output/term.h"
+#include "probe/bench_compare.h"
 #include "probe/smoke_policy.h"
 
 namespace bkctl {
@@ -99,8 +102,8 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_option("--graph", args->graph, "Only this whole graph: mlp, attention, transformer")
       ->type_name("NAME");
   app->add_option("--devices", args->graph_devices,
-                  "Graph tests: schedule over these devices, in priority order (default: the benchmarked "
-                  "device; the CPU is added last)")
+                  "Graph tests: schedule over these devices, in priority order, the CPU added last "
+                  "(default: the benchmarked device); without --device, bench only the first of them")
       ->type_name("DEVS");
   app->add_option("--budget", args->budget, "Measuring time per test, e.g. 0.5s or 50ms")
       ->type_name("DUR")
@@ -118,9 +121,13 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_flag("--list", args->list, "List the selected tests and exit");
   app->add_flag("--json", args->json, "Print JSON (schema bk.bench/v1)");
   app->add_flag("--csv", args->csv, "Print CSV, one row per test");
-  app->add_option("--plot", args->plot, "Also write a roofline per device to this SVG file")
+  app->add_option("--plot", args->plot, "Also write a roofline to this SVG file: all devices overlaid, then one per device")
       ->type_name("FILE");
-  app->add_option("--baseline", args->baseline, "Compare with an earlier --json run; exit 1 on a regression")
+  app->add_option("--baseline", args->baseline,
+                  fmt::format("Compare with an earlier --json run; exit 1 on a regression. A test with fewer "
+                              "than {} samples or a cv above {:.0f}% on either side is not judged unless it "
+                              "lost more than {:.0f}%",
+                              bk::kMinCompareSamples, 100 * bk::kMaxCompareCv, 100 * bk::kGrossDrop))
       ->type_name("FILE");
   app->add_option("--tolerance", args->tolerance, "Allowed slowdown against --baseline, beyond noise")
       ->type_name("PCT")

@@ -16,19 +16,11 @@ namespace {
 
 constexpr uint64_t kSeed = 1;
 
-// The bench device first, then --devices (or the CPU), the CPU last as the scheduler requires.
-std::vector<bk::Device*> graph_devices(DeviceContext& ctx) {
+std::vector<bk::Device*> graph_devices(const DeviceContext& ctx) {
   std::vector<bk::Device*> list;
   const bk::Registry& registry = bk::Registry::global();
-  if (ctx.args.graph_devices.empty()) {
-    list.push_back(&ctx.device);
-  } else {
-    for (const std::string& name : bk::split(ctx.args.graph_devices, ',')) {
-      if (!bk::trim(name).empty()) list.push_back(&registry.device(bk::trim(name)));
-    }
-  }
-  bk::Device& cpu = registry.device("CPU");
-  if (list.empty() || list.back() != &cpu) list.push_back(&cpu);
+  for (const std::string& name : graph_device_names(ctx.args, ctx.device))
+    list.push_back(&registry.device(name));
   return list;
 }
 
@@ -53,6 +45,20 @@ void profile_splits(bk::Scheduler& sched, bk::Graph& graph, double eval_seconds,
 }
 
 }  // namespace
+
+std::vector<std::string> graph_device_names(const BenchArgs& args, const bk::Device& bench_device) {
+  std::vector<std::string> names;
+  if (args.graph_devices.empty()) {
+    names.push_back(bench_device.name());
+  } else {
+    for (const std::string& name : bk::split(args.graph_devices, ',')) {
+      if (!bk::trim(name).empty()) names.emplace_back(bk::trim(name));
+    }
+  }
+  // The CPU last, as the scheduler requires (registry names are matched without case).
+  if (names.empty() || !bk::iequals(names.back(), "CPU")) names.emplace_back("CPU");
+  return names;
+}
 
 BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
   BenchResult result = result_for(test);

@@ -94,8 +94,9 @@ const ojson* find_test(const ojson& device, const std::string& id) {
 }
 
 // A baseline's numbers must be ones a run can produce: a median that is a positive finite rate,
-// a cv in [0, 1] and a whole number of samples (at least 2). Anything else (cv 1e308, a zero
-// or negative median) would switch regression detection off, so it is refused.
+// a whole number of samples n (at least 2) and a cv in [0, sqrt(n)] (no n positive samples
+// spread more: a latency with a few long outliers does reach cv 3). Anything else (cv 1e308, a
+// zero or negative median) cannot be compared, so it is refused.
 bk::Measured baseline_measure(const ojson& test, const std::string& path) {
   const std::string id = test.value("id", "?");
   const ojson& median = test.at("median");
@@ -106,16 +107,17 @@ bk::Measured baseline_measure(const ojson& test, const std::string& path) {
   if (!(std::isfinite(m) && m > 1e-300)) {
     bad_baseline(path, fmt::format("test {} has median {}: not a measured value", id, median.dump()));
   }
-  if (!(c >= 0 && c <= 1)) {
-    bad_baseline(path, fmt::format("test {} has cv {}: outside [0, 1], so no change could count as a "
-                                   "regression; re-record the baseline",
-                                   id, cv.dump()));
-  }
   if (!samples.is_number_unsigned() || samples.get<size_t>() < 2) {
     bad_baseline(path, fmt::format("test {} has samples {}: a baseline needs a whole number of at least 2",
                                    id, samples.dump()));
   }
-  return {m, c, samples.get<size_t>()};
+  const size_t n = samples.get<size_t>();
+  if (!(c >= 0 && c <= std::sqrt(static_cast<double>(n)))) {
+    bad_baseline(path, fmt::format("test {} has cv {}: outside [0, sqrt({} samples)], which no measured "
+                                   "run gives; re-record the baseline",
+                                   id, cv.dump(), n));
+  }
+  return {m, c, n};
 }
 
 }  // namespace
@@ -203,17 +205,17 @@ BaselineReport compare_documents(const BenchRun& run, const std::string& path, d
       const bk::Measured now{r.stats.median, r.stats.cv, r.stats.count};
       const bk::Verdict v = bk::compare_to_baseline(old, now, tolerance, r.higher_is_better);
       report.regressions += v.regression ? 1 : 0;
+      const std::string verdict = v.regression              ? "  REGRESSION"
+                                  : !v.inconclusive.empty() ? "  not judged: " + v.inconclusive
+                                                            : "";
       report.lines.push_back(fmt::format("{} {}: {:.4g} -> {:.4g} {} ({:+.1f}%, allowed -{:.1f}%){}",
                                          b.device->name(), r.test.id(), old.median, now.median, r.unit,
-                                         100 * v.change, 100 * v.allowed,
-                                         v.regression ? "  REGRESSION" : ""));
-      report.json["compared"].push_back({{"device", b.device->name()},
-                                         {"id", r.test.id()},
-                                         {"baseline", old.median},
-                                         {"current", now.median},
-                                         {"change", v.change},
-                                         {"allowed", v.allowed},
-                                         {"regression", v.regression}});
+                                         100 * v.change, 100 * v.allowed, verdict));
+      ojson compared = {{"device", b.device->name()}, {"id", r.test.id()},  {"baseline", old.median},
+                        {"current", now.median},      {"change", v.change}, {"allowed", v.allowed},
+                        {"regression", v.regression}};
+      if (!v.inconclusive.empty()) compared["inconclusive"] = v.inconclusive;
+      report.json["compared"].push_back(std::move(compared));
     }
   }
   report.json["regressions"] = report.regressions;

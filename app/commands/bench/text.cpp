@@ -23,7 +23,7 @@ std::string num(double v) {
   return fmt::format("{:.3g}", v);
 }
 
-const char* group_title(const std::string& group) {
+const char* group_name(const std::string& group) {
   if (group == "peak") return "Peak arithmetic (FMA chains)";
   if (group == "mul_mat") return "MUL_MAT (weights dtype, f32 activations), M = N = K";
   if (group == "bandwidth") return "Device memory bandwidth (bytes read + written)";
@@ -31,6 +31,12 @@ const char* group_title(const std::string& group) {
   if (group == "latency") return "Latency";
   if (group == "graph") return "Whole graphs through the scheduler";
   return "Other";
+}
+
+// Graphs say which devices they were scheduled over: with --devices, not only the bench device.
+std::string group_title(const std::string& group, const BenchArgs& args, const bk::Device& device) {
+  if (group != "graph") return group_name(group);
+  return fmt::format("{} over {}", group_name(group), fmt::join(graph_device_names(args, device), ", "));
 }
 
 std::string peaks_table(const DeviceBench& bench, const TermStyle& style) {
@@ -124,8 +130,10 @@ std::string bench_text(const BenchRun& run, const TermStyle& style) {
     Notes notes;
     const auto flush = [&] {
       if (table && !table->empty()) {
-        out += "\n" + style.paint(group_title(group), Tone::header) + "\n" + table->render(style) +
-               notes.render(style.width);
+        out +=
+            "\n" +
+            style.paint(wrap_text(group_title(group, run.args, *bench.device), style.width), Tone::header) +
+            "\n" + table->render(style) + notes.render(style.width);
       }
       notes = Notes();
     };

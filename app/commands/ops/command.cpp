@@ -99,21 +99,44 @@ std::string reasons_text(const bk::Device& device, const std::vector<OpProbe>& p
   return out;
 }
 
+// One device's cell for one op: "yes" when it runs every dtype, "no" when none, else the dtypes
+// it runs ("f32 f16"), or how many of them when that list would be long (cpy's pairs).
+TableCell op_cell(const std::vector<OpProbe>& probes, const std::vector<OpVerdict>& verdicts, bk::Op op) {
+  std::vector<std::string> runs;
+  size_t total = 0;
+  for (size_t p = 0; p < probes.size(); ++p) {
+    if (probes[p].op != op) continue;
+    ++total;
+    if (verdicts[p].supported) runs.push_back(probes[p].label);
+  }
+  if (runs.size() == total) return {"yes", Tone::good};
+  if (runs.empty()) return {"no", Tone::bad};
+  if (runs.size() > 3) return {fmt::format("{} of {}", runs.size(), total), Tone::plain};
+  return {fmt::format("{}", fmt::join(runs, " ")), Tone::plain};
+}
+
 std::string human_report(const std::vector<bk::Device*>& devices, const std::vector<OpProbe>& probes,
                          const Verdicts& v, const TermStyle& style) {
-  std::vector<TableColumn> columns{{"op"}, {"dtype"}};
+  std::vector<TableColumn> columns{{"op"}};
   for (const bk::Device* d : devices) columns.push_back({d->name()});
   Table table(std::move(columns));
-  for (size_t p = 0; p < probes.size(); ++p) {
-    std::vector<TableCell> cells{std::string(bk::op_name(probes[p].op)), probes[p].label};
-    for (size_t d = 0; d < devices.size(); ++d) {
-      cells.emplace_back(v[d][p].supported ? "yes" : "no", v[d][p].supported ? Tone::good : Tone::bad);
-    }
+  std::vector<bk::Op> ops;
+  for (const OpProbe& probe : probes) {
+    if (std::find(ops.begin(), ops.end(), probe.op) == ops.end()) ops.push_back(probe.op);
+  }
+  for (bk::Op op : ops) {
+    std::vector<TableCell> cells{std::string(bk::op_name(op))};
+    for (size_t d = 0; d < devices.size(); ++d) cells.push_back(op_cell(probes, v[d], op));
     table.add_row(std::move(cells));
   }
   std::string reasons;
   for (size_t d = 0; d < devices.size(); ++d) reasons += reasons_text(*devices[d], probes, v[d]);
-  std::string out = table.render(style);
+  std::string out = table.render(style) + "\n" +
+                    wrap_text(
+                        "yes: every dtype (f32, f16, bf16; cpy: every pair of them); no: none; else "
+                        "the dtypes that run. --json has each op x dtype.",
+                        style.width) +
+                    "\n";
   if (!reasons.empty()) {
     out += "\n" + style.paint("Not supported:", Tone::header) + "\n" + wrap_text(reasons, style.width, 4);
   }

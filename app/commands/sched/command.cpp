@@ -21,7 +21,8 @@ namespace {
 
 constexpr const char* kFooter =
     "Graphs: mlp, attention, transformer (a llama-like decoder), or --graph-file FILE.json\n"
-    "(schema bk.graph/v1: 'bkctl schema graph'; format in docs/sched.md).\n"
+    "(schema bk.graph/v1: 'bkctl schema graph'; format in docs/sched.md). Example files are in\n"
+    "docs/examples/ of the source, /usr/share/doc/bkctl/examples/ once installed.\n"
     "Weights live on the CPU unless --weights-on or --weights-split says otherwise (split\n"
     "fractions follow --devices order, the CPU last, by bytes in the order layers use them).\n"
     "Simulated devices for machines without a GPU: BK_SIM_DEVICES='gpu0:type=gpu,ops=mul_mat+add,mem=8GiB'\n"
@@ -30,7 +31,7 @@ constexpr const char* kFooter =
     "  bkctl sched --graph transformer --devices Vulkan0,CPU --weights-on Vulkan0\n"
     "  BK_SIM_DEVICES='gpu0:ops=mul_mat+add' bkctl sched --devices gpu0,CPU --weights-on gpu0 --verbose\n"
     "  bkctl sched --graph transformer --layers 32 --hidden 4096 --heads 32 --weights-split 0.5,0.5 --json\n"
-    "  bkctl sched --graph-file model.json --pin result_output=CPU --run";
+    "  bkctl sched --graph-file docs/examples/swiglu-ffn.json --pin ffn_out=CPU --run";
 
 void add_graph_options(CLI::App& app, SchedArgs& args) {
   app.add_option("--graph", args.graph, "Built-in graph: mlp, attention, transformer (default transformer)")

@@ -2,6 +2,7 @@
 // `bkctl sched`: from options to a session (graph, devices, weights, pins).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
@@ -14,6 +15,24 @@
 
 namespace bkctl {
 namespace {
+
+// A few of the graph's own names, for error messages: its first weight, first node and output.
+std::string example_names(const bk::Graph& graph) {
+  std::vector<std::string> names;
+  const auto add = [&](const bk::Tensor* t) {
+    const std::string quoted = "'" + t->name + "'";
+    if (std::find(names.begin(), names.end(), quoted) == names.end()) names.push_back(quoted);
+  };
+  for (const bk::Tensor* leaf : graph.leafs()) {
+    if (leaf->has_flag(bk::kTensorWeight)) {
+      add(leaf);
+      break;
+    }
+  }
+  if (!graph.nodes().empty()) add(graph.nodes().front());
+  if (!graph.outputs().empty()) add(graph.outputs().back());
+  return fmt::format("{}", fmt::join(names, ", "));
+}
 
 [[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
 
@@ -111,9 +130,9 @@ SchedSession::SchedSession(const SchedArgs& options, const bk::Registry& registr
     const std::string name = pin.substr(0, eq);
     if (graph.find(name) == nullptr) {
       usage(
-          fmt::format("--pin: the graph has no tensor named '{}' (names look like 'blk.0.attn_q.weight', "
-                      "'Qcur-0', 'l_out-1'; see --verbose)",
-                      name));
+          fmt::format("--pin: the graph has no tensor named '{}' (its names include {}; --verbose lists "
+                      "them all)",
+                      name, example_names(graph)));
     }
     pins.emplace_back(name, device_index(backends, pin.substr(eq + 1), "--pin"));
   }

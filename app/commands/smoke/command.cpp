@@ -118,15 +118,17 @@ Command add_smoke_command(CLI::App& parent) {
       ->type_name("DUR");
   app->add_option("--duration", args->duration, "How long level 3's sustained matmul runs (default 60s)")
       ->type_name("DUR");
-  app->add_option("--fail-on", args->fail_on,
-                  "Statuses that fail the run: any of fail, error, skipped, or none (default fail,error)")
+  app->add_option(
+         "--fail-on", args->fail_on,
+         "Statuses that fail the run: any of fail, error, skipped, n/a, or none (default fail,error)")
       ->type_name("LIST");
   app->add_flag("--json", args->json, "Print JSON (schema bk.smoke/v1) instead of the summary");
   app->add_option("--junit", args->junit, "Also write a JUnit XML report (one testcase per device x check)")
       ->type_name("FILE");
   app->footer(
-      "Each check is pass, fail, skipped (with the reason) or error (with the message); a check that\n"
-      "does not finish within --timeout is a timed-out error and the command still exits promptly.\n"
+      "Each check is pass, fail, error (with the message), skipped (it could have run but did not) or\n"
+      "n/a (the device cannot run it by design, e.g. events on the CPU); a check that does not\n"
+      "finish within --timeout is a timed-out error and the command still exits promptly.\n"
       "Exit codes: 0 pass, 1 a check failed or a requirement is not met, 2 usage, 3 a required device\n"
       "is missing, 4 only allocations failed (too little memory), 5 a check errored or timed out.\n"
       "See docs/ci.md for CI jobs.\n"

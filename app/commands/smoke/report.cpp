@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 
@@ -25,6 +26,7 @@ Tone tone_of(bk::SmokeStatus status) {
     case bk::SmokeStatus::pass:
       return Tone::good;
     case bk::SmokeStatus::skipped:
+    case bk::SmokeStatus::not_applicable:
       return Tone::dim;
     default:
       return Tone::bad;
@@ -69,6 +71,10 @@ JUnitCase junit_case(const SmokeCheckRecord& c) {
     case bk::SmokeStatus::skipped:
       out.result = JUnitResult::skipped, out.type = "skipped";
       break;
+    case bk::SmokeStatus::not_applicable:
+      // JUnit has no "does not apply"; its type attribute keeps it apart from a real skip.
+      out.result = JUnitResult::skipped, out.type = "n/a";
+      break;
     case bk::SmokeStatus::error:
       out.result = JUnitResult::error;
       out.type = c.outcome.timed_out ? "timeout" : "error";
@@ -93,7 +99,7 @@ std::string status_text(const bk::SmokeOutcome& outcome) {
 
 std::string to_upper_status(bk::SmokeStatus status) {
   std::string text(bk::smoke_status_name(status));
-  for (char& c : text) c = static_cast<char>(c - 'a' + 'A');
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return text;
 }
 
@@ -156,7 +162,8 @@ ojson smoke_json(const SmokeOptions& options, const SmokeReport& report) {
   }
   doc["devices"] = std::move(devices);
   ojson checks = ojson::array();
-  ojson counts = {{"pass", 0}, {"fail", 0}, {"skipped", 0}, {"error", 0}};
+  ojson counts = ojson::object();
+  for (bk::SmokeStatus s : bk::kSmokeStatuses) counts[std::string(bk::smoke_status_name(s))] = 0;
   for (const SmokeCheckRecord& c : report.checks) {
     const std::string status(bk::smoke_status_name(c.outcome.status));
     counts[status] = counts[status].get<int>() + 1;

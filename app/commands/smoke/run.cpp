@@ -3,7 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <ctime>
+#include <exception>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 
 #include "bk/error.h"
 #include "bk/registry.h"
@@ -56,8 +61,28 @@ void progress_done(const SmokeCheckRecord& record) {
   std::fflush(stderr);
 }
 
+// On a terminal, a check that runs for a set time (level 3's sustained matmul) says every few
+// seconds how long it has left, one line each (lanes may run side by side). Stops when destroyed.
+std::jthread countdown(const bk::Device& device, std::string_view check, double seconds) {
+  constexpr double kEvery = 5;
+  if (check != "sustained" || !is_terminal(stderr) || seconds <= kEvery) return {};
+  return std::jthread([name = printable(device.name()), seconds](std::stop_token stop) {
+    std::mutex mutex;
+    std::condition_variable_any wake;
+    std::unique_lock lock(mutex);
+    const Clock::time_point start = Clock::now();
+    for (double at = kEvery; at < seconds; at += kEvery) {
+      const auto when =
+          start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(at));
+      if (wake.wait_until(lock, stop, when, [] { return false; }) || stop.stop_requested()) return;
+      std::fprintf(stderr, "bkctl: %s: sustained, %.0f s left\n", name.c_str(), seconds - at);
+    }
+  });
+}
+
 // Runs the device's checks in order; after a timeout the device is not touched again.
-void run_device(bk::Device& device, const SmokeOptions& options, SmokeReport& report) {
+std::vector<SmokeCheckRecord> run_device(bk::Device& device, const SmokeOptions& options) {
+  std::vector<SmokeCheckRecord> records;
   bk::SmokeSettings settings;
   settings.memory_bytes = options.memory_bytes;
   settings.duration_seconds = options.duration_seconds;
@@ -70,7 +95,7 @@ void run_device(bk::Device& device, const SmokeOptions& options, SmokeReport& re
       record.outcome.status = bk::SmokeStatus::skipped;
       record.outcome.message = fmt::format("not run: {} did not finish the {} check and may still be hung",
                                            device.name(), hung_in);
-      report.checks.push_back(std::move(record));
+      records.push_back(std::move(record));
       continue;
     }
     progress_start(device, check.name);
@@ -79,14 +104,52 @@ void run_device(bk::Device& device, const SmokeOptions& options, SmokeReport& re
         options.timeout_seconds + (check.name == "sustained" ? options.duration_seconds : 0);
     bk::Device* target = &device;
     auto run = check.run;
+    std::jthread ticking = countdown(device, check.name, options.duration_seconds);
     bk::WatchedOutcome watched = bk::run_with_watchdog(
         [run, target, settings] { return run(*target, settings); }, std::chrono::duration<double>(budget));
+    ticking = {};  // stopped and joined before the check's own line
     if (watched.outcome.timed_out) hung_in = check.name;
     record.outcome = std::move(watched.outcome);
     record.seconds = watched.seconds;
     progress_done(record);
-    report.checks.push_back(std::move(record));
+    records.push_back(std::move(record));
   }
+  return records;
+}
+
+// A device with compute of its own (a GPU, an accelerator) can be checked while others are: its
+// numbers do not depend on theirs. Devices that run on the host's cores (the CPU, lavapipe,
+// integrated GPUs sharing its memory) are checked one after another, after those, so that no
+// two of them share the cores and skew each other's speed.
+bool has_own_compute(const bk::Device& device) {
+  return device.type() == bk::DeviceType::gpu || device.type() == bk::DeviceType::accel;
+}
+
+// Every device's checks, in the devices' order; the independent devices concurrently.
+std::vector<std::vector<SmokeCheckRecord>> run_devices(const std::vector<bk::Device*>& devices,
+                                                       const SmokeOptions& options) {
+  std::vector<std::vector<SmokeCheckRecord>> records(devices.size());
+  std::vector<std::exception_ptr> failed(devices.size());
+  {
+    std::vector<std::jthread> lanes;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      if (!has_own_compute(*devices[i])) continue;
+      lanes.emplace_back([&, i] {
+        try {
+          records[i] = run_device(*devices[i], options);
+        } catch (...) {  // rethrown below, in the caller's thread, as a serial run would
+          failed[i] = std::current_exception();
+        }
+      });
+    }
+  }  // the jthreads join here
+  for (const std::exception_ptr& e : failed) {
+    if (e) std::rethrow_exception(e);
+  }
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (!has_own_compute(*devices[i])) records[i] = run_device(*devices[i], options);
+  }
+  return records;
 }
 
 // Why a family's plugin did not load ("libbk-cuda.so: libcuda.so.1 not found"), when it did not.
@@ -143,9 +206,9 @@ SmokeReport run_smoke(const SmokeOptions& options) {
   const bk::Registry& registry = bk::Registry::global();
   const std::vector<bk::Device*> devices = selected_devices(options, registry);
   evaluate_requirements(options, registry, report);
-  for (bk::Device* device : devices) {
-    report.devices.push_back(info_of(*device));
-    run_device(*device, options, report);
+  for (bk::Device* device : devices) report.devices.push_back(info_of(*device));
+  for (std::vector<SmokeCheckRecord>& checks : run_devices(devices, options)) {
+    for (SmokeCheckRecord& record : checks) report.checks.push_back(std::move(record));
   }
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   decide_verdict(options, report);
