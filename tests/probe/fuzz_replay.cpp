@@ -22,7 +22,7 @@ void feed(const std::string& bytes) {
 // The mutations libFuzzer starts with, done exhaustively on small inputs and strided on large.
 size_t mutate_and_feed(const std::string& seed) {
   const size_t stride = seed.size() / 512 + 1;
-  const char specials[] = {'\0', '"', '[', ']', '{', '}', ',', ':', '9', '-'};
+  const char specials[] = {'\0', '"', '[', ']', '{', '}', ',', ':', '9', '-', '\x7f', '\xff'};
   size_t runs = 0;
   for (size_t i = 0; i < seed.size(); i += stride) {
     feed(seed.substr(0, i));
