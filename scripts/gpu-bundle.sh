@@ -19,6 +19,8 @@
 # --out DIR (default gpu-bundle). Environment: BK_GPU_BUNDLE_ARCHS (default 90-real: the H200),
 # BK_JOBS (default: all cores).
 set -euo pipefail
+# Pipelines read their input to the end (no head, no early awk exit): under pipefail a writer
+# that a closed pipe kills with SIGPIPE fails the whole script, as one did in CI.
 cd "$(dirname "$0")/.."
 scripts/install-packages.sh patchelf
 
@@ -80,20 +82,20 @@ trap 'rm -rf "$unpacked"' EXIT
 packages=()
 add_library_from_package() {  # add_library_from_package SONAME PATH
   local name=$1 path=$2 pkg version deb
-  pkg=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n 1 | cut -d: -f1) ||
+  pkg=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | sed -n '1s/:.*//p') ||
     die "no Debian package holds $path ($name)"
   [ -n "$pkg" ] || die "no Debian package holds $path ($name)"
   version=$(dpkg-query -W -f='${Version}' "$pkg")
-  deb=$(find "$cache" -name "${pkg}_*.deb" | head -n 1)
+  deb=$(find "$cache" -name "${pkg}_*.deb" -print -quit)
   if [ -z "$deb" ]; then
     (cd "$cache" && { apt-get download "$pkg=$version" >/dev/null 2>&1 ||
       { apt-get update -qq >/dev/null && apt-get download "$pkg=$version" >/dev/null; }; }) ||
       die "apt-get download $pkg=$version failed"
-    deb=$(find "$cache" -name "${pkg}_*.deb" | head -n 1)
+    deb=$(find "$cache" -name "${pkg}_*.deb" -print -quit)
   fi
   dpkg -x "$deb" "$unpacked/$pkg"
   local file
-  file=$(find "$unpacked/$pkg" -name "$name" | head -n 1)
+  file=$(find "$unpacked/$pkg" -name "$name" -print -quit)
   [ -n "$file" ] || die "$deb has no $name"
   cp -L "$file" "$out/lib/$name"
   strip --strip-unneeded "$out/lib/$name"
@@ -103,7 +105,7 @@ add_library_from_package() {  # add_library_from_package SONAME PATH
   patchelf --set-rpath '$ORIGIN' "$out/lib/$name"
   packages+=("$pkg $version ($name)")
 }
-vulkan_loader=$(ldconfig -p | awk '/libvulkan\.so\.1 / { print $NF; exit }')
+vulkan_loader=$(ldconfig -p | awk '/libvulkan\.so\.1 / && !found { print $NF; found = 1 }')
 [ -n "$vulkan_loader" ] || die "no Vulkan loader (libvulkan.so.1) here: install libvulkan1"
 add_library_from_package libvulkan.so.1 "$vulkan_loader"
 # NVIDIA's Vulkan ICD (libGLX_nvidia.so.0, from the driver) fails vkCreateInstance without
@@ -112,7 +114,7 @@ add_library_from_package libvulkan.so.1 "$vulkan_loader"
 # for it.
 for soname in libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libGL.so.1 libOpenGL.so.0 libGLESv2.so.2 libX11.so.6 \
   libxcb.so.1 libXau.so.6 libXdmcp.so.6 libXext.so.6; do
-  path=$(ldconfig -p | awk -v n="$soname" '$1 == n { print $NF; exit }')
+  path=$(ldconfig -p | awk -v n="$soname" '$1 == n && !found { print $NF; found = 1 }')
   [ -n "$path" ] || die "no $soname here (NVIDIA's Vulkan driver needs it): install libglvnd0 libglx0 libegl1 libgl1 libopengl0 libgles2"
   add_library_from_package "$soname" "$path"
 done

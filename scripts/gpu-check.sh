@@ -134,7 +134,7 @@ gpu=""
 command -v nvidia-smi >/dev/null || die "nvidia-smi not found: this script needs a machine with an NVIDIA GPU and driver"
 nvidia-smi -L >"$work/nvidia-smi.txt" 2>&1 || die "nvidia-smi fails (no GPU or driver not loaded): $(head -n 3 "$work/nvidia-smi.txt")"
 nvidia-smi >>"$work/nvidia-smi.txt" 2>&1 || true
-gpu=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -n 1)
+gpu=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | sed -n 1p)
 say "GPU: $gpu"
 for tool in timeout python3; do
   command -v "$tool" >/dev/null || die "$tool not found"

@@ -67,6 +67,6 @@ if [ "${BK_SKIP_SANITIZE:-0}" != 1 ]; then
     "${tsan[@]}" tests/cli/discovery_race.sh build-tsan/bin/bkctl 300
   else
     echo "== SKIPPED: ThreadSanitizer cannot run on this kernel ($(uname -r)):" >&2
-    build-tsan/bin/bkctl --version 2>&1 | head -3 >&2
+    build-tsan/bin/bkctl --version 2>&1 | sed -n 1,3p >&2
   fi
 fi
