@@ -54,7 +54,7 @@ struct BK_API Tensor {
 
   int64_t nelements() const noexcept;
   int64_t nrows() const noexcept;       // ne[1] * ne[2] * ne[3]
-  size_t row_bytes() const noexcept;    // ne[0] * element size
+  size_t row_bytes() const noexcept;    // ne[0] * element size (quantized: ne[0] / block * block size)
   size_t nbytes() const noexcept;       // bytes spanned, from the first to the last element
   bool is_contiguous() const noexcept;  // strides are the packed row-major ones
   bool is_view() const noexcept { return view_src != nullptr; }

@@ -97,7 +97,8 @@ Tensor& add_leaf(bk_graph& g, const char* name, bk_dtype type, const Shape& ne, 
   require(name, "name");
   check_open(g);
   const int code = static_cast<int>(type);
-  if (code < 0 || code >= kDTypeCount) invalid("type " + std::to_string(code) + " is not a bk_dtype");
+  // The C API names the plain dtypes only; quantized weights are not part of it (yet).
+  if (code < 0 || code > BK_DTYPE_I32) invalid("type " + std::to_string(code) + " is not a bk_dtype");
   const DType dtype = static_cast<DType>(type);
   Tensor& t = weight ? g.builder.weight(dtype, ne, name) : g.builder.input(dtype, ne, name);
   g.tensors.insert(&t);

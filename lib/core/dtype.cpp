@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bk/dtype.h"
 
+#include "bk/quant.h"
 #include "bk/strings.h"
 
 #include <array>
@@ -8,15 +9,21 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 namespace bk {
 namespace {
 
 constexpr std::array<DTypeTraits, kDTypeCount> kTraits{{
-    {"f32", 4, true},
-    {"f16", 2, true},
-    {"bf16", 2, true},
-    {"i32", 4, false},
+    {"f32", 4, true, 1},
+    {"f16", 2, true, 1},
+    {"bf16", 2, true, 1},
+    {"i32", 4, false, 1},
+    // ggml's block sizes (bk/quant.h has the layouts).
+    {"q8_0", 34, false, 32},
+    {"q4_0", 18, false, 32},
+    {"q4_k", 144, false, 256},
+    {"q6_k", 210, false, 256},
 }};
 
 int32_t saturate_to_i32(double v) noexcept {
@@ -101,8 +108,9 @@ double load_as_double(DType type, const void* element) noexcept {
       std::memcpy(&v, element, sizeof v);
       return v;
     }
+    default:  // quantized: read by the row (dequantize_row)
+      return std::nan("");
   }
-  return 0.0;
 }
 
 void store_from_double(DType type, void* element, double value) noexcept {
@@ -127,12 +135,29 @@ void store_from_double(DType type, void* element, double value) noexcept {
       std::memcpy(element, &v, sizeof v);
       return;
     }
+    default:  // quantized: written by the row (quantize_row)
+      return;
   }
 }
 
 void convert(DType from, const void* src, DType to, void* dst, size_t n) noexcept {
   if (from == to) {
-    std::memmove(dst, src, n * dtype_size(from));
+    std::memmove(dst, src, n / static_cast<size_t>(dtype_block(from)) * dtype_size(from));
+    return;
+  }
+  if (is_quantized(from) || is_quantized(to)) {
+    // Through f32, a row of blocks at a time.
+    std::vector<float> row(n);
+    if (is_quantized(from)) {
+      dequantize_row(from, src, row.data(), static_cast<int64_t>(n));
+    } else {
+      convert(from, src, DType::F32, row.data(), n);
+    }
+    if (is_quantized(to)) {
+      quantize_row(to, row.data(), dst, static_cast<int64_t>(n));
+    } else {
+      convert(DType::F32, row.data(), to, dst, n);
+    }
     return;
   }
   const auto* s = static_cast<const unsigned char*>(src);

@@ -12,12 +12,19 @@
 namespace bk {
 namespace {
 
-void check_shape(const Shape& ne, const std::string& name) {
+void check_shape(DType type, const Shape& ne, const std::string& name) {
   for (int64_t n : ne) {
     if (n < 0) {
       throw Error(ErrorCode::invalid_argument,
                   fmt::format("tensor '{}': dimension {} is negative; sizes must be >= 0", name, n));
     }
+  }
+  if (ne[0] % dtype_block(type) != 0) {
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format("tensor '{}': a {} row holds whole blocks of {} elements, and ne[0] = {} is not a "
+                    "multiple of {}",
+                    name, dtype_name(type), dtype_block(type), ne[0], dtype_block(type)));
   }
 }
 
@@ -77,7 +84,7 @@ Tensor& GraphBuilder::add(std::unique_ptr<Tensor> tensor) {
 }
 
 Tensor& GraphBuilder::leaf(DType type, const Shape& ne, std::string name, uint32_t flags) {
-  check_shape(ne, name);
+  check_shape(type, ne, name);
   auto t = std::make_unique<Tensor>();
   t->type = type;
   t->ne = ne;

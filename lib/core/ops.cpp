@@ -26,6 +26,25 @@ void require_float(std::string_view op, std::string_view role, const Tensor& t) 
   }
 }
 
+void require_float_or_quantized(std::string_view op, std::string_view role, const Tensor& t) {
+  if (!dtype_traits(t.type).is_float && !is_quantized(t.type)) {
+    fail(op, fmt::format("{} {} must be f32, f16, bf16 or a quantized type (q8_0, q4_0, q4_k, q6_k)", role,
+                         describe(t)));
+  }
+  // A quantized tensor is read a whole row of blocks at a time: it must be a packed weight.
+  if (is_quantized(t.type) && (!t.is_contiguous() || t.is_view())) {
+    fail(op, fmt::format("{} {} is quantized and must be contiguous, not a view", role, describe(t)));
+  }
+}
+
+void require_not_quantized(std::string_view op, const Tensor& t) {
+  if (is_quantized(t.type)) {
+    fail(op, fmt::format("a {} is quantized: only mul_mat (as w) and get_rows (as the table) read "
+                         "quantized tensors",
+                         describe(t)));
+  }
+}
+
 void require_type(std::string_view op, std::string_view role, const Tensor& t, DType type) {
   if (t.type != type) fail(op, fmt::format("{} {} must be {}", role, describe(t), dtype_name(type)));
 }
@@ -52,6 +71,7 @@ namespace {
 using ops_detail::describe;
 using ops_detail::fail;
 using ops_detail::require_float;
+using ops_detail::require_float_or_quantized;
 using ops_detail::require_type;
 
 Tensor& binary(GraphBuilder& g, Op op, Tensor& a, Tensor& b) {
@@ -90,7 +110,7 @@ Tensor& silu(GraphBuilder& g, Tensor& a) { return unary(g, Op::silu, a); }
 Tensor& gelu(GraphBuilder& g, Tensor& a) { return unary(g, Op::gelu, a); }
 
 Tensor& mul_mat(GraphBuilder& g, Tensor& w, Tensor& x) {
-  require_float("mul_mat", "weights w", w);
+  require_float_or_quantized("mul_mat", "weights w", w);
   require_type("mul_mat", "activations x", x, DType::F32);
   if (w.ne[0] != x.ne[0]) {
     fail("mul_mat", fmt::format("weights w {} and activations x {} must have the same ne[0] (the reduction "
@@ -157,7 +177,7 @@ Tensor& rope(GraphBuilder& g, Tensor& a, Tensor& positions, int n_dims, RopeMode
 }
 
 Tensor& get_rows(GraphBuilder& g, Tensor& table, Tensor& indices) {
-  require_float("get_rows", "table", table);
+  require_float_or_quantized("get_rows", "table", table);
   require_type("get_rows", "indices", indices, DType::I32);
   if (indices.ne[3] != 1 || indices.ne[1] != table.ne[2] || indices.ne[2] != table.ne[3]) {
     fail("get_rows", fmt::format("indices {} must be [n, table.ne[2], table.ne[3], 1] for table {}",

@@ -11,6 +11,7 @@ namespace {
 using ops_detail::describe;
 using ops_detail::fail;
 using ops_detail::require_float;
+using ops_detail::require_not_quantized;
 
 void require_sizes(std::string_view op, const Shape& ne) {
   for (int64_t n : ne) {
@@ -64,9 +65,13 @@ Tensor& cast(GraphBuilder& g, Tensor& a, DType type) {
   return g.node(Op::cpy, type, a.ne, {&a});
 }
 
-Tensor& cont(GraphBuilder& g, Tensor& a) { return g.node(Op::cont, a.type, a.ne, {&a}); }
+Tensor& cont(GraphBuilder& g, Tensor& a) {
+  require_not_quantized("cont", a);
+  return g.node(Op::cont, a.type, a.ne, {&a});
+}
 
 Tensor& reshape(GraphBuilder& g, Tensor& a, const Shape& ne) {
+  require_not_quantized("reshape", a);
   require_sizes("reshape", ne);
   if (!a.is_contiguous()) {
     fail("reshape", fmt::format("a {} is not contiguous; make it so with cont() first", describe(a)));
@@ -79,6 +84,7 @@ Tensor& reshape(GraphBuilder& g, Tensor& a, const Shape& ne) {
 }
 
 Tensor& view(GraphBuilder& g, Tensor& a, const Shape& ne, const Strides& nb, size_t offset) {
+  require_not_quantized("view", a);
   require_sizes("view", ne);
   const size_t esize = dtype_size(a.type);
   bool aligned = offset % esize == 0;
@@ -103,6 +109,7 @@ Tensor& view(GraphBuilder& g, Tensor& a, const Shape& ne, const Strides& nb, siz
 }
 
 Tensor& permute(GraphBuilder& g, Tensor& a, const std::array<int, kMaxDims>& axes) {
+  require_not_quantized("permute", a);
   std::array<bool, kMaxDims> seen{};
   for (int axis : axes) {
     if (axis < 0 || axis >= kMaxDims || seen[static_cast<size_t>(axis)]) {

@@ -9,12 +9,15 @@ int64_t Tensor::nelements() const noexcept { return ne[0] * ne[1] * ne[2] * ne[3
 
 int64_t Tensor::nrows() const noexcept { return ne[1] * ne[2] * ne[3]; }
 
-size_t Tensor::row_bytes() const noexcept { return static_cast<size_t>(ne[0]) * dtype_size(type); }
+size_t Tensor::row_bytes() const noexcept {
+  return static_cast<size_t>(ne[0] / dtype_block(type)) * dtype_size(type);
+}
 
 size_t Tensor::nbytes() const noexcept {
   if (nelements() == 0) return 0;
-  size_t last = dtype_size(type);
-  for (int i = 0; i < kMaxDims; ++i) last += static_cast<size_t>(ne[i] - 1) * nb[i];
+  // The first row whole (a quantized row is blocks, nb[0] apart), then every other row's step.
+  size_t last = static_cast<size_t>(ne[0] / dtype_block(type) - 1) * nb[0] + dtype_size(type);
+  for (int i = 1; i < kMaxDims; ++i) last += static_cast<size_t>(ne[i] - 1) * nb[i];
   return last;
 }
 
@@ -33,8 +36,9 @@ std::string Tensor::shape_string() const {
 
 Strides packed_strides(DType type, const Shape& ne) noexcept {
   Strides nb{};
-  nb[0] = dtype_size(type);
-  for (int i = 1; i < kMaxDims; ++i) nb[i] = nb[i - 1] * static_cast<size_t>(ne[i - 1]);
+  nb[0] = dtype_size(type);  // per block: per element for the plain types
+  nb[1] = nb[0] * static_cast<size_t>(ne[0] / dtype_block(type));
+  for (int i = 2; i < kMaxDims; ++i) nb[i] = nb[i - 1] * static_cast<size_t>(ne[i - 1]);
   return nb;
 }
 

@@ -102,6 +102,29 @@ std::string gguf_unknown_type_text(uint32_t id) {
       id, kLastId);
 }
 
+std::optional<DType> gguf_dtype(const GgufType& type) noexcept {
+  switch (type.id) {
+    case 0:
+      return DType::F32;
+    case 1:
+      return DType::F16;
+    case 8:
+      return DType::Q8_0;
+    case 2:
+      return DType::Q4_0;
+    case 12:
+      return DType::Q4_K;
+    case 14:
+      return DType::Q6_K;
+    case 26:
+      return DType::I32;
+    case 30:
+      return DType::BF16;
+    default:
+      return std::nullopt;
+  }
+}
+
 std::optional<uint64_t> gguf_bytes(const GgufType& type, uint64_t elements) noexcept {
   if (elements % type.block_elems != 0) return std::nullopt;
   const uint64_t blocks = elements / type.block_elems;

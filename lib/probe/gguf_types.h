@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "bk/dtype.h"
+
 namespace bk {
 
 struct GgufType {
@@ -25,6 +27,10 @@ std::optional<GgufType> gguf_type(uint32_t id) noexcept;
 // Why an id is not a type, for messages: "type 31 (Q4_0_4_4) was only ever a repacked in-memory
 // layout; no GGUF file stores it", "type 57 is not a ggml tensor type (known: 0 to 42)".
 std::string gguf_unknown_type_text(uint32_t id);
+
+// The bk dtype a GGUF tensor type is stored as in memory, unchanged (F32, F16, BF16, I32, Q8_0,
+// Q4_0, Q4_K, Q6_K); nullopt for the types bk has no kernels for.
+std::optional<DType> gguf_dtype(const GgufType& type) noexcept;
 
 // Bytes of `elements` elements of `type`, or nullopt when elements is not a whole number of
 // blocks or the size does not fit in 64 bits.

@@ -10,6 +10,7 @@
 
 #include "bk/error.h"
 #include "bk/ops.h"
+#include "probe/verify/quant_values.h"
 #include "probe/verify/rng.h"
 
 namespace bk {
@@ -179,6 +180,11 @@ void write_elements(Tensor& t, std::span<const double> values) {
     throw Error(ErrorCode::invalid_argument, fmt::format("cannot fill '{}' ({} elements) with {} values",
                                                          t.name, t.nelements(), values.size()));
   }
+  if (is_quantized(t.type)) {  // packed blocks, always contiguous
+    const std::vector<uint8_t> blocks = verify::quantize_values(t.type, values);
+    t.buffer->set_tensor(t, blocks.data(), 0, blocks.size());
+    return;
+  }
   const size_t esize = dtype_size(t.type);
   std::vector<uint8_t> bytes(values.size() * esize);
   for (size_t i = 0; i < values.size(); ++i) store_from_double(t.type, bytes.data() + i * esize, values[i]);
@@ -191,6 +197,7 @@ std::vector<double> read_elements(const Tensor& t) {
     throw Error(ErrorCode::invalid_argument, fmt::format("cannot read '{}': it has no memory", t.name));
   }
   t.buffer->get_tensor(t, bytes.data(), 0, bytes.size());
+  if (is_quantized(t.type)) return verify::dequantize_values(t.type, bytes, static_cast<size_t>(t.nelements()));
   std::vector<double> out;
   out.reserve(static_cast<size_t>(t.nelements()));
   for (int64_t i3 = 0; i3 < t.ne[3]; ++i3)

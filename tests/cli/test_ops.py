@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import sys
 import unittest
 
@@ -11,6 +12,7 @@ from bkctl_cli import CliTestCase, VERSION, run  # noqa: E402
 OPS = ["add", "mul", "scale", "silu", "gelu", "mul_mat", "rms_norm", "soft_max", "rope", "get_rows", "cpy", "cont",
        "reshape", "view", "permute", "transpose"]
 DTYPES = ["f32", "f16", "bf16"]
+QUANTIZED = ["q8_0", "q4_0", "q4_k", "q6_k"]  # weights: mul_mat and get_rows only
 
 
 def expected_keys():
@@ -22,6 +24,8 @@ def expected_keys():
                 keys.extend((op, dtype, to) for to in DTYPES)
             else:
                 keys.append((op, dtype, None))
+        if op in ("mul_mat", "get_rows"):
+            keys.extend((op, dtype, None) for dtype in QUANTIZED)
     return keys
 
 
@@ -63,14 +67,19 @@ class OpsJson(CliTestCase):
 
 class OpsTable(CliTestCase):
     def table_rows(self, stdout):
+        """The header's names and each row's cells, cut at the columns' positions (a cell may hold
+        several words: "f32 f16 bf16")."""
         lines = stdout.splitlines()
         header = next(i for i, line in enumerate(lines) if line.startswith("op "))
+        names = lines[header].split()
+        starts = [m.start() for m in re.finditer(r"\S+", lines[header])]
         rows = []
         for line in lines[header + 2:]:
             if not line.strip():
                 break
-            rows.append(line.split())
-        return lines[header].split(), rows
+            ends = starts[1:] + [len(line)]
+            rows.append([line[a:b].strip() for a, b in zip(starts, ends)])
+        return names, rows
 
     def test_one_row_per_op_and_a_column_per_device(self):
         result = run("ops", "--device", "CPU", env={"NO_COLOR": "1"})
@@ -92,19 +101,18 @@ class OpsTable(CliTestCase):
         self.assertEqual(header[0], "op")
         self.assertEqual(header[1:], [d["name"] for d in document["devices"]])
         self.assertEqual(header[-1], "sim0", "simulated devices come last")
-        cells = {r[0]: (r[1], r[len(header) - 1:]) for r in rows}
-        sim = document["devices"][-1]["ops"]
-        for op, (cpu_cell, sim_cell) in cells.items():
-            self.assertEqual(cpu_cell, "yes", op)
-            runs = [e["dtype"] if e.get("to") is None else f"{e['dtype']}->{e['to']}"
-                    for e in sim if e["op"] == op and e["supported"]]
-            total = len([e for e in sim if e["op"] == op])
-            expected = ["yes"] if len(runs) == total else ["no"] if not runs else runs
-            if len(runs) > 3 and len(runs) < total:
-                expected = [str(len(runs)), "of", str(total)]
-            self.assertEqual(sim_cell, expected, op)
-        self.assertEqual(cells["mul"], ("yes", ["no"]))
-        self.assertEqual(cells["add"], ("yes", ["yes"]))
+        cells = {r[0]: dict(zip(header[1:], r[1:])) for r in rows}
+        for device in document["devices"]:
+            for op, row in cells.items():
+                entries = [e for e in device["ops"] if e["op"] == op]
+                runs = [e["dtype"] if e.get("to") is None else f"{e['dtype']}->{e['to']}"
+                        for e in entries if e["supported"]]
+                expected = ("yes" if len(runs) == len(entries) else "no" if not runs
+                            else f"{len(runs)} of {len(entries)}" if len(runs) > 3 else " ".join(runs))
+                self.assertEqual(row[device["name"]], expected, (device["name"], op))
+        self.assertEqual(cells["mul"]["CPU"], "yes")
+        self.assertEqual(cells["mul"]["sim0"], "no")
+        self.assertEqual(cells["add"]["sim0"], "yes")
 
     def test_reasons_are_grouped_one_line_per_device_and_reason(self):
         env = {"NO_COLOR": "1", "COLUMNS": "200", "BK_SIM_DEVICES": "sim0:ops=mul_mat+add"}

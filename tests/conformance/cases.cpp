@@ -24,6 +24,7 @@ std::vector<Case> assemble() {
   std::vector<Case> cases;
   add_elementwise_cases(cases);
   add_mul_mat_cases(cases);
+  add_quantized_cases(cases);
   add_norm_cases(cases);
   add_data_cases(cases);
   add_graph_cases(cases);

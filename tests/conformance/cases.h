@@ -46,6 +46,7 @@ const std::vector<Case>& all_cases();
 // The case list is assembled from one function per op family (cases_*.cpp).
 void add_elementwise_cases(std::vector<Case>& out);
 void add_mul_mat_cases(std::vector<Case>& out);
+void add_quantized_cases(std::vector<Case>& out);
 void add_norm_cases(std::vector<Case>& out);  // rms_norm, soft_max, rope
 void add_data_cases(std::vector<Case>& out);  // get_rows, cpy, cast, cont and the views
 void add_graph_cases(std::vector<Case>& out);

@@ -7,6 +7,7 @@
 
 #include "bk/error.h"
 #include "bk/graph.h"
+#include "probe/verify/quant_values.h"
 #include "probe/verify/reference.h"
 
 namespace bk::conformance::testing_only {
@@ -82,11 +83,16 @@ class FakeBackend final : public Backend {
     verify::LeafValues leafs;
     for (const Tensor* leaf : graph.leafs()) {
       verify::Values& v = leafs[leaf];
+      if (is_quantized(leaf->type)) {  // packed blocks
+        const std::span<const uint8_t> blocks(static_cast<const uint8_t*>(leaf->data), leaf->nbytes());
+        v = verify::dequantize_values(leaf->type, blocks, static_cast<size_t>(leaf->nelements()));
+        continue;
+      }
       for (size_t i = 0; i < static_cast<size_t>(leaf->nelements()); ++i) {
         v.push_back(load_as_double(leaf->type, element(*leaf, i)));
       }
     }
-    const verify::Reference reference(graph, leafs);
+    const verify::Reference reference(graph, leafs, verify::Reference::Stored{});
     for (const Tensor* node : graph.nodes()) {
       if (op_is_view(node->op)) continue;
       verify::Values v = reference.values(*node);

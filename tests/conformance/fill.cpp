@@ -40,7 +40,8 @@ verify::Values causal(const Shape& ne) {
 
 verify::Values fill_leaf(const Tensor& leaf, const LeafFill& fill, verify::SplitMix64& rng) {
   const auto n = static_cast<size_t>(leaf.nelements());
-  const bool is_float = dtype_traits(leaf.type).is_float;
+  // Quantized weights are filled as floats and quantized when written (probe/verify/quant_values.h).
+  const bool is_float = dtype_traits(leaf.type).is_float || is_quantized(leaf.type);
   switch (fill.kind) {
     case LeafFill::Kind::uniform:
       if (is_float) return uniform(n, fill.lo, fill.hi, rng);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bk/error.h"
+#include "bk/quant.h"
 #include "gguf_writer.h"
 #include "probe/gguf.h"
 
@@ -125,6 +126,55 @@ TEST(Gguf, NormWeightsAreTheGeneratorsValuesBitForBit) {
       std::memcpy(&got, data.data() + i * sizeof(float), sizeof(float));
       ASSERT_EQ(got, want) << file << " element " << i;
     }
+  }
+}
+
+// What mkgguf.c drew for a tensor: the stream runs through every tensor in file order.
+std::vector<float> generated(const GgufFile& f, const std::string& name) {
+  GeneratorStream stream;
+  for (const GgufTensor& t : f.tensors()) {
+    const bool norm = t.name.find("norm") != std::string::npos, embd = t.name == "token_embd.weight";
+    const float scale = norm ? 0.1f : embd ? 1.0f : 1.0f / std::sqrt(static_cast<float>(t.ne[0]));
+    if (t.name != name) {
+      stream.skip(t.elements());
+      continue;
+    }
+    std::vector<float> values(t.elements());
+    for (float& v : values) {
+      v = norm ? 1.0f + scale * (2 * stream.next() - 1) : scale * (2 * stream.next() - 1) * 1.7320508f;
+    }
+    return values;
+  }
+  return {};
+}
+
+TEST(Gguf, QuantizedWeightsDecodeToWhatGgmlQuantized) {
+  // ggml's quantizers (tests/data/gguf/mkgguf.c) against bk's decoding of their blocks: the
+  // error is the type's own resolution; a misread layout would be as large as the values.
+  struct Case {
+    const char* file;
+    const char* tensor;
+    DType type;
+    double rel_rms;
+  };
+  for (const Case& c : {Case{"tiny-llama-q8_0.gguf", "token_embd.weight", DType::Q8_0, 0.01},
+                        Case{"tiny-llama-q4_0.gguf", "blk.1.ffn_up.weight", DType::Q4_0, 0.12},
+                        Case{"tiny-llama-q4_0.gguf", "output.weight", DType::Q6_K, 0.03},
+                        Case{"tiny-llama-q4_k_m.gguf", "blk.0.attn_q.weight", DType::Q4_K, 0.1},
+                        Case{"tiny-llama-q4_k_m.gguf", "blk.0.ffn_down.weight", DType::Q6_K, 0.03}}) {
+    const GgufFile f = GgufFile::open(kDir + "/" + c.file);
+    const GgufTensor* t = f.tensor(c.tensor);
+    ASSERT_NE(t, nullptr) << c.file << " " << c.tensor;
+    ASSERT_EQ(gguf_dtype(t->type), c.type) << c.tensor;
+    const std::vector<float> want = generated(f, c.tensor);
+    std::vector<float> got(want.size());
+    dequantize_row(c.type, f.tensor_data(*t).data(), got.data(), static_cast<int64_t>(got.size()));
+    double err = 0, ref = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      err += (got[i] - want[i]) * (got[i] - want[i]);
+      ref += want[i] * want[i];
+    }
+    EXPECT_LT(std::sqrt(err / ref), c.rel_rms) << c.file << " " << c.tensor;
   }
 }
 

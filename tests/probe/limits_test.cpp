@@ -27,6 +27,17 @@ TEST(Limits, ANodeTakesTheLimitOfItsOpAndDtypes) {
   EXPECT_EQ(limit_for(h), kExact) << "nor does a leaf";
 }
 
+TEST(Limits, QuantizedWeightsAllowEightBitActivationsAndDecodeExactly) {
+  GraphBuilder g;
+  Tensor& w = g.weight(DType::Q4_K, {256, 3, 1, 1}, "w");
+  Tensor& x = g.input(DType::F32, {256, 2, 1, 1}, "x");
+  Tensor& ids = g.input(DType::I32, {2, 1, 1, 1}, "ids");
+  EXPECT_EQ(limit_for(ops::mul_mat(g, w, x)), kQuantizedMulMatLimit);
+  EXPECT_EQ(limit_for(ops::get_rows(g, w, ids)), kQuantizedDecodeLimit);
+  EXPECT_GT(kQuantizedMulMatLimit, mul_mat_limit(DType::BF16))
+      << "8-bit activations lose more than bf16 ones";
+}
+
 TEST(Limits, AGraphOfOneOpHasThatOpsLimit) {
   GraphBuilder g;
   Tensor& r =

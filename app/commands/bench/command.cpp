@@ -94,7 +94,9 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
       ->check(names_a_device())
       ->type_name("DEVS");
   app->add_option("--op", args->ops, "Only these tests, comma-separated (see below)")->type_name("LIST");
-  app->add_option("--dtype", args->dtypes, "Weight dtypes for mul_mat and peak: f32,f16,bf16 (default all)")
+  app->add_option("--dtype", args->dtypes,
+                  "Weight dtypes for mul_mat and peak: f32,f16,bf16 (the default), and for mul_mat "
+                  "the quantized q8_0,q4_0,q4_k,q6_k")
       ->type_name("LIST");
   app->add_option("--size", args->sizes,
                   "Sides, comma-separated (default mul_mat 256,512,1024; memory 1024,4096)")
@@ -121,7 +123,8 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_flag("--list", args->list, "List the selected tests and exit");
   app->add_flag("--json", args->json, "Print JSON (schema bk.bench/v1)");
   app->add_flag("--csv", args->csv, "Print CSV, one row per test");
-  app->add_option("--plot", args->plot, "Also write a roofline to this SVG file: all devices overlaid, then one per device")
+  app->add_option("--plot", args->plot,
+                  "Also write a roofline to this SVG file: all devices overlaid, then one per device")
       ->type_name("FILE");
   app->add_option("--baseline", args->baseline,
                   fmt::format("Compare with an earlier --json run; exit 1 on a regression. A test with fewer "

@@ -16,6 +16,7 @@
 #include "probe/graph_data.h"
 #include "probe/verify/full_check.h"
 #include "probe/verify/limits.h"
+#include "probe/verify/quant_values.h"
 #include "probe/verify/reference.h"
 #include "probe/verify/rng.h"
 
@@ -36,6 +37,7 @@ std::vector<double> upload_random(bk::Tensor& t, uint64_t seed) {
   std::vector<double> values(static_cast<size_t>(t.nelements()));
   for (double& v : values) v = rng.signed_uniform(0.1, 1.0);
   bk::write_elements(t, values);
+  if (bk::is_quantized(t.type)) return bk::verify::quantized_round_trip(t.type, values);
   for (double& v : values) v = bk::verify::round_to(t.type, v);
   return values;
 }

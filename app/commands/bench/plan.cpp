@@ -24,6 +24,12 @@ const std::vector<int64_t> kMemSides = {1024, 4096};
 const std::vector<int64_t> kQuickMatSides = {512};
 const std::vector<int64_t> kQuickMemSides = {2048};
 const std::vector<std::string> kDtypes = {"f32", "f16", "bf16"};
+// Weights only, so mul_mat only (the peak kernels are float arithmetic); not run by default.
+const std::vector<std::string> kQuantizedDtypes = {"q8_0", "q4_0", "q4_k", "q6_k"};
+
+bool quantized_name(const std::string& d) {
+  return std::find(kQuantizedDtypes.begin(), kQuantizedDtypes.end(), d) != kQuantizedDtypes.end();
+}
 
 struct OpDef {
   const char* name;
@@ -126,8 +132,10 @@ BenchPlan make_plan(const BenchArgs& args) {
   }
   std::vector<std::string> dtypes = split_list(args.dtypes);
   for (const std::string& d : dtypes) {
-    if (std::find(kDtypes.begin(), kDtypes.end(), d) == kDtypes.end())
-      usage(fmt::format("--dtype '{}' is not one of {}", d, fmt::join(kDtypes, ", ")));
+    if (std::find(kDtypes.begin(), kDtypes.end(), d) == kDtypes.end() && !quantized_name(d)) {
+      usage(fmt::format("--dtype '{}' is not one of {}, {}", d, fmt::join(kDtypes, ", "),
+                        fmt::join(kQuantizedDtypes, ", ")));
+    }
   }
   if (dtypes.empty()) dtypes = kDtypes;
   std::vector<std::string> graphs;
@@ -156,7 +164,17 @@ BenchPlan make_plan(const BenchArgs& args) {
       continue;
     }
     for (const std::string& d : op_dtypes) {
-      for (int64_t s : op_sides) plan.tests.push_back({def.group, def.name, d, s, ""});
+      if (quantized_name(d) && !mat) continue;  // no peak kernel for weights-only types
+      const int64_t block = quantized_name(d) ? bk::dtype_block(*bk::dtype_from_name(d)) : 1;
+      for (int64_t s : op_sides) {
+        if (s % block != 0) {
+          usage(fmt::format(
+              "--size {} for mul_mat {}: a {} row is whole blocks of {} elements; give sizes that "
+              "are multiples of {}",
+              s, d, d, block, block));
+        }
+        plan.tests.push_back({def.group, def.name, d, s, ""});
+      }
     }
   }
   return plan;

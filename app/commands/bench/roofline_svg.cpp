@@ -49,8 +49,8 @@ std::string stacked(const std::vector<ChartSpec>& specs, double& width, double& 
     }
     body += fmt::format(
         "<g class=\"chart\" data-kind=\"{}\" data-device=\"{}\" transform=\"translate(0 {:.1f})\">\n",
-        spec.overlay ? "overlay" : "panel",
-        spec.overlay ? "" : xml_escape(spec.series.front().roof.device), height);
+        spec.overlay ? "overlay" : "panel", spec.overlay ? "" : xml_escape(spec.series.front().roof.device),
+        height);
     body += chart.svg + "</g>\n";
     width = std::max(width, chart.width);
     height += chart.height;

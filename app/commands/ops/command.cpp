@@ -133,8 +133,9 @@ std::string human_report(const std::vector<bk::Device*>& devices, const std::vec
   for (size_t d = 0; d < devices.size(); ++d) reasons += reasons_text(*devices[d], probes, v[d]);
   std::string out = table.render(style) + "\n" +
                     wrap_text(
-                        "yes: every dtype (f32, f16, bf16; cpy: every pair of them); no: none; else "
-                        "the dtypes that run. --json has each op x dtype.",
+                        "yes: every dtype (f32, f16, bf16; mul_mat and get_rows also the quantized "
+                        "q8_0, q4_0, q4_k, q6_k; cpy every pair); no: none; else the dtypes that run. "
+                        "--json has each op x dtype.",
                         style.width) +
                     "\n";
   if (!reasons.empty()) {

@@ -17,10 +17,20 @@ using bk::Op;
 using bk::Tensor;
 
 constexpr std::array<DType, 3> kFloatTypes{DType::F32, DType::F16, DType::BF16};
+// Weights only: what mul_mat (as w) and get_rows (as the table) also take.
+constexpr std::array<DType, 4> kQuantizedTypes{DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K};
+
+// A quantized weight's probe: rows of one q4_k / q6_k block (256), which every type divides.
+Tensor& build_quantized_probe(GraphBuilder& g, const OpProbe& p) {
+  Tensor& w = g.weight(p.dtype, {256, 4, 1, 1}, "w");
+  if (p.op == Op::mul_mat) return bk::ops::mul_mat(g, w, g.input(DType::F32, {256, 8, 2, 1}, "x"));
+  return bk::ops::get_rows(g, w, g.input(DType::I32, {3, 1, 1, 1}, "ids"));
+}
 
 // A representative node: [64, 4, 2] operands in the probe's dtype (attention-like for rope and
 // soft_max, one batch of 8 activation columns for mul_mat).
 Tensor& build_probe(GraphBuilder& g, const OpProbe& p) {
+  if (bk::is_quantized(p.dtype)) return build_quantized_probe(g, p);
   Tensor& a = g.input(p.dtype, {64, 4, 2, 1}, "a");
   switch (p.op) {
     case Op::add:
@@ -75,6 +85,8 @@ std::vector<OpProbe> op_probes() {
       for (DType to : kFloatTypes)
         out.push_back({op, t, to, fmt::format("{}->{}", bk::dtype_name(t), bk::dtype_name(to))});
     }
+    if (op != Op::mul_mat && op != Op::get_rows) continue;
+    for (DType t : kQuantizedTypes) out.push_back({op, t, t, std::string(bk::dtype_name(t))});
   }
   return out;
 }

@@ -32,6 +32,10 @@ std::string mul_mat_reason(const Tensor& node) {
 
 std::string cuda_unsupported_reason(const Tensor& node) {
   const Tensor* a = node.src[0];
+  if (a != nullptr && is_quantized(a->type)) {
+    return fmt::format("{} weights ({} '{}'): no CUDA kernel reads quantized weights yet (the CPU does)",
+                       dtype_name(a->type), op_name(node.op), a->name);
+  }
   switch (node.op) {
     case Op::none:
     case Op::reshape:

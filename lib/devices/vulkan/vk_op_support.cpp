@@ -27,6 +27,9 @@ std::string type_reason(const std::string& device, const Tensor& node, const cha
 std::string dtype_reason(const std::string& device, const Tensor& node) {
   const Tensor* a = node.src[0];
   const Tensor* b = node.src[1];
+  if (a != nullptr && is_quantized(a->type)) {
+    return type_reason(device, node, "no Vulkan kernel reads quantized weights yet (the CPU does)");
+  }
   switch (node.op) {
     case Op::add:
     case Op::mul:

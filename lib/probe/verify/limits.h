@@ -51,16 +51,26 @@ inline constexpr double transcendental_limit(DType t) {
 // rope_*_128x3x33, and GPU sin/cos of large arguments lose more. 1e-6 for f32.
 inline constexpr double rope_limit(DType t) { return t == DType::F32 ? 1e-6 : t == DType::F16 ? 3e-6 : 5e-5; }
 
+// Quantized weights (q8_0, q4_0, q4_k, q6_k): the reference decodes the very blocks the device
+// reads, so the quantization itself is no error. mul_mat: a device may quantize the activations
+// to 8 bits for integer dot products as ggml's kernels do (steps of max|x| / 127, an error of
+// step^2 / 12 per element: ~1.4e-5 of the conformance inputs' energy): 1e-4. Decoding alone
+// (get_rows) is exact but for a multiply-add a compiler fuses (~1 ulp of f32): 1e-12.
+inline constexpr double kQuantizedMulMatLimit = 1e-4;
+inline constexpr double kQuantizedDecodeLimit = 1e-12;
+
 // mul_mat by weight dtype. f32: f32 accumulation of K = 4097 terms measures ~1e-12; 1e-6 also
 // admits TF32 tensor cores (10-bit mantissa operands: ~2 * (2^-11)^2 / 3 ~ 1.6e-7). f16: devices
 // convert the activations to f16 as ggml's CPU does, which measures ~5e-8; 5e-6 also covers f16
 // partial sums in short blocks. bf16 with activations rounded to bf16 measures ~2.4e-6: 5e-5.
-inline constexpr double mul_mat_limit(DType w) {
+inline double mul_mat_limit(DType w) {
+  if (is_quantized(w)) return kQuantizedMulMatLimit;
   return w == DType::F32 ? 1e-6 : w == DType::F16 ? 5e-6 : 5e-5;
 }
 
 // cpy, cont, get_rows: exact unless the destination is narrower than the source.
-inline constexpr double copy_limit(DType from, DType to) {
+inline double copy_limit(DType from, DType to) {
+  if (is_quantized(from)) return kQuantizedDecodeLimit;
   const bool widening = from == to || to == DType::F32;
   return widening ? kExact : narrowing_limit(to);
 }

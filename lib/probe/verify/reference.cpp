@@ -6,6 +6,7 @@
 #include <array>
 
 #include "bk/error.h"
+#include "probe/verify/quant_values.h"
 #include "probe/verify/reference_ops.h"
 
 namespace bk::verify {
@@ -17,6 +18,11 @@ size_t slot_offset(const Tensor& t) noexcept { return t.is_view() ? t.view_offse
 
 std::array<size_t, kMaxDims> element_strides(const Tensor& t) noexcept {
   std::array<size_t, kMaxDims> s{};
+  if (is_quantized(t.type)) {  // always packed (ops refuse views of blocks): in element order
+    s[0] = 1;
+    for (size_t i = 1; i < kMaxDims; ++i) s[i] = s[i - 1] * static_cast<size_t>(t.ne[i - 1]);
+    return s;
+  }
   for (size_t i = 0; i < kMaxDims; ++i) s[i] = t.nb[i] / dtype_size(t.type);
   return s;
 }
@@ -39,13 +45,23 @@ double round_to(DType type, double value) noexcept {
   return load_as_double(type, bytes.data());
 }
 
-Reference::Reference(const Graph& graph, LeafValues leafs) {
+Reference::Reference(const Graph& graph, LeafValues leafs) : Reference(graph, std::move(leafs), false) {}
+
+Reference::Reference(const Graph& graph, LeafValues leafs, Stored)
+    : Reference(graph, std::move(leafs), true) {}
+
+Reference::Reference(const Graph& graph, LeafValues leafs, bool stored) {
   for (const Tensor* leaf : graph.leafs()) {
     const auto it = leafs.find(leaf);
     if (it == leafs.end() || it->second.size() != static_cast<size_t>(leaf->nelements())) {
       throw Error(ErrorCode::invalid_argument,
                   fmt::format("reference: leaf {} needs {} values, got {}", label(*leaf), leaf->nelements(),
                               it == leafs.end() ? 0 : it->second.size()));
+    }
+    if (is_quantized(leaf->type)) {  // what the device computes with: the values through the blocks
+      storage_[leaf] =
+          Storage{leaf->type, stored ? std::move(it->second) : quantized_round_trip(leaf->type, it->second)};
+      continue;
     }
     if (leaf->is_contiguous() && !leaf->is_view()) {  // slots are the values in logical order
       Storage& s = storage_[leaf] = Storage{leaf->type, std::move(it->second)};

@@ -39,16 +39,21 @@ using LeafValues = std::unordered_map<const Tensor*, Values>;
 class Reference {
  public:
   // Evaluates every node of graph, in order, from the values of its leafs (each rounded to its
-  // leaf's dtype first). Takes `leafs` by value so that a caller done with them can move them in
-  // (the storage of packed leafs then reuses their arrays: a model's weights are most of the
-  // memory). The graph's tensors are the keys of values(), so the graph must outlive the
-  // Reference.
+  // leaf's dtype first: a quantized leaf's values go through its blocks, quant_values.h). Takes
+  // `leafs` by value so that a caller done with them can move them in (the storage of packed
+  // leafs then reuses their arrays: a model's weights are most of the memory). The graph's
+  // tensors are the keys of values(), so the graph must outlive the Reference.
   Reference(const Graph& graph, LeafValues leafs);
+  // The same from values read back from storage (decoded from a device's blocks or a model
+  // file's): already the dtype's values, taken as they are.
+  struct Stored {};
+  Reference(const Graph& graph, LeafValues leafs, Stored);
 
   // The values of any tensor of the graph (leaf, node or view) after evaluation, logical order.
   Values values(const Tensor& tensor) const;
 
  private:
+  Reference(const Graph& graph, LeafValues leafs, bool stored);
   struct Storage {
     DType type;
     std::vector<double> slots;

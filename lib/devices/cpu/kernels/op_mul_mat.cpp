@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // mul_mat: batches (with weight broadcasting over dims 2-3), gathers of strided operands into
 // contiguous f32 rows, and the choice between the dot-product path (few columns: streams W once)
-// and the packed, blocked GEMM (mul_mat_gemm.h).
+// and the packed, blocked GEMM (mul_mat_gemm.h). Quantized weights are decoded to f32 a panel of
+// rows at a time and each panel runs the same paths.
 #include <algorithm>
 
 #include "devices/cpu/kernels/mul_mat_amx.h"
@@ -46,13 +47,18 @@ size_t packed_floats(int64_t n, int64_t k, int phases) {
   return static_cast<size_t>(groups * kPackedLanes * ((k + phases - 1) / phases));
 }
 
+// Rows of a quantized W decoded per panel: bounds the work buffer (256 rows of k floats) while
+// leaving each panel enough rows for the GEMM's tiles and the threads.
+constexpr int64_t kQuantPanelRows = 256;
+
 WeightType weight_type(DType t) {
   return t == DType::F16 ? WeightType::f16 : t == DType::BF16 ? WeightType::bf16 : WeightType::f32;
 }
 
 // Where the work buffer's parts go, and which path runs.
 struct MulMatLayout {
-  bool gather_w = false;  // w's rows are strided: copied to contiguous f32 first
+  bool gather_w = false;      // w's rows are strided: copied to contiguous f32 first
+  bool quant_panels = false;  // w is quantized: decoded panel by panel to f32 at w_offset
   bool gather_x = false;
   int phases = 0;      // x is packed for gemv_packed with these phases (kernel_table.h), not padded
   bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
@@ -65,15 +71,18 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   const Tensor& w = *node.src[0];
   const Tensor& x = *node.src[1];
   MulMatLayout l;
-  l.gather_w = w.nb[0] != dtype_size(w.type);
+  l.quant_panels = is_quantized(w.type);
+  l.gather_w = !l.quant_panels && w.nb[0] != dtype_size(w.type);
+  const bool f32_w = w.type == DType::F32 || l.quant_panels;  // what the kernels see
+  const int64_t w_rows = l.quant_panels ? std::min(kQuantPanelRows, w.ne[1]) : w.ne[1];
   l.gemm = x.ne[1] > kGemvMaxColumns;
-  if (!l.gemm && w.type == DType::F32 && k.gemv_packed.pack != nullptr) l.phases = packed_phases(x.ne[1]);
+  if (!l.gemm && f32_w && k.gemv_packed.pack != nullptr) l.phases = packed_phases(x.ne[1]);
   l.pad_x = !l.gemm && l.phases == 0 && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
-  l.amx = l.gemm && !l.gather_w && cpu_amx_applies(k, weight_type(w.type));
-  if (l.gather_w) {
+  l.amx = l.gemm && !l.gather_w && !l.quant_panels && cpu_amx_applies(k, weight_type(w.type));
+  if (l.gather_w || l.quant_panels) {
     l.w_offset = l.total;
-    l.total += align_up(static_cast<size_t>(w.nelements()) * sizeof(float));
+    l.total += align_up(static_cast<size_t>(w_rows * w.ne[2] * w.ne[3] * w.ne[0]) * sizeof(float));
   }
   if (l.gather_x) {
     l.x_offset = l.total;
@@ -87,8 +96,8 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   }
   if (l.gemm) {
     l.gemm_offset = l.total;
-    l.total += l.amx ? cpu_amx_work_size(w.ne[1], x.ne[1], w.ne[0])
-                     : cpu_gemm_work_size(k.gemm, w.ne[1], x.ne[1], w.ne[0]);
+    l.total += l.amx ? cpu_amx_work_size(w_rows, x.ne[1], w.ne[0])
+                     : cpu_gemm_work_size(k.gemm, w_rows, x.ne[1], w.ne[0]);
   }
   return l;
 }
@@ -176,23 +185,10 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
   });
 }
 
-}  // namespace
-
-size_t cpu_mul_mat_work_size(const Tensor& node, const CpuKernels& k, int /*threads*/) {
-  return layout_of(node, k).total;
-}
-
-void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
-  const MulMatLayout l = layout_of(node, ctx.k());
-  const Tensor& w0 = *node.src[0];
-  const Tensor& x0 = *node.src[1];
-  const Tensor w = l.gather_w ? gather_f32(ctx, w0, ctx.work() + l.w_offset, w0.ne[0]) : w0;
-  const Tensor x = l.gather_x ? gather_f32(ctx, x0, ctx.work() + l.x_offset,
-                                           l.pad_x ? padded_x_stride(x0.ne[0]) : x0.ne[0])
-                              : x0;
+// node = w x on the paths the layout chose; x gathered and, for gemv_packed, packed into xt.
+void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, const Tensor& w, const Tensor& x,
+              const float* xt) {
   if (!l.gemm) {
-    float* xt = l.phases != 0 ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
-    if (xt != nullptr) pack_x(ctx, x, l.phases, xt);
     run_gemv(ctx, node, w, x, xt, l.phases);
     return;
   }
@@ -206,6 +202,44 @@ void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
       }
     }
   }
+}
+
+// Quantized w: rows j0 .. j0 + n of w decoded to f32, multiplied into the result's rows j0 ...
+void multiply_by_panels(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, const Tensor& w,
+                        const Tensor& x, const float* xt) {
+  for (int64_t j0 = 0; j0 < w.ne[1]; j0 += kQuantPanelRows) {
+    Tensor panel = w;  // the same strides: rows j0 .. of every batch
+    panel.ne[1] = std::min(kQuantPanelRows, w.ne[1] - j0);
+    panel.data = element_ptr(w, 0, {j0, 0, 0});
+    const Tensor decoded = gather_f32(ctx, panel, ctx.work() + l.w_offset, w.ne[0]);
+    Tensor rows = node;
+    rows.ne[0] = panel.ne[1];
+    rows.data = element_ptr(node, j0, {0, 0, 0});
+    multiply(ctx, l, rows, decoded, x, xt);
+  }
+}
+
+}  // namespace
+
+size_t cpu_mul_mat_work_size(const Tensor& node, const CpuKernels& k, int /*threads*/) {
+  return layout_of(node, k).total;
+}
+
+void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
+  const MulMatLayout l = layout_of(node, ctx.k());
+  const Tensor& w0 = *node.src[0];
+  const Tensor& x0 = *node.src[1];
+  const Tensor x = l.gather_x ? gather_f32(ctx, x0, ctx.work() + l.x_offset,
+                                           l.pad_x ? padded_x_stride(x0.ne[0]) : x0.ne[0])
+                              : x0;
+  float* xt = !l.gemm && l.phases != 0 ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
+  if (xt != nullptr) pack_x(ctx, x, l.phases, xt);
+  if (l.quant_panels) {
+    multiply_by_panels(ctx, l, node, w0, x, xt);
+    return;
+  }
+  const Tensor w = l.gather_w ? gather_f32(ctx, w0, ctx.work() + l.w_offset, w0.ne[0]) : w0;
+  multiply(ctx, l, node, w, x, xt);
 }
 
 }  // namespace bk

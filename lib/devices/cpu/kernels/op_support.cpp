@@ -16,6 +16,14 @@ std::string describe(const char* role, const Tensor& t) {
   return fmt::format("{} '{}' {} {}", role, t.name, dtype_name(t.type), t.shape_string());
 }
 
+// Quantized weights and tables are read a packed row of blocks at a time.
+std::string float_or_packed_quantized(const char* role, const Tensor& t) {
+  if (is_quantized(t.type)) {
+    return t.is_contiguous() ? std::string() : describe(role, t) + " is quantized but not contiguous";
+  }
+  return is_float(t) ? std::string() : describe(role, t) + " is not f32, f16, bf16 or quantized";
+}
+
 bool divides(const Shape& big, const Shape& small) {
   for (size_t i = 0; i < kMaxDims; ++i) {
     if (small[i] == 0 || big[i] % small[i] != 0) return false;
@@ -45,7 +53,7 @@ std::string binary(const Tensor& node) {
 std::string mul_mat(const Tensor& node) {
   const Tensor& w = *node.src[0];
   const Tensor& x = *node.src[1];
-  if (!is_float(w)) return describe("weights w", w) + " are not f32, f16 or bf16";
+  if (std::string why = float_or_packed_quantized("weights w", w); !why.empty()) return why;
   if (x.type != DType::F32)
     return describe("activations x", x) + " are not f32 (convert them with cast first)";
   const Shape want{w.ne[1], x.ne[1], x.ne[2], x.ne[3]};
@@ -84,7 +92,7 @@ std::string rope(const Tensor& node) {
 std::string get_rows(const Tensor& node) {
   const Tensor& table = *node.src[0];
   const Tensor& ids = *node.src[1];
-  if (!is_float(table)) return describe("table", table) + " is not f32, f16 or bf16";
+  if (std::string why = float_or_packed_quantized("table", table); !why.empty()) return why;
   if (ids.type != DType::I32) return describe("indices", ids) + " are not i32";
   const Shape want{table.ne[0], ids.ne[0], ids.ne[1], ids.ne[2]};
   if (node.type != DType::F32 || node.ne != want || ids.ne[1] != table.ne[2] || ids.ne[2] != table.ne[3])

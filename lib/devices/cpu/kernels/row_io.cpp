@@ -4,11 +4,17 @@
 #include <cstring>
 
 #include "bk/dtype.h"
+#include "bk/quant.h"
 
 namespace bk {
 
 const float* read_row_f32(const CpuKernels& k, const Tensor& t, RowIndex r, int64_t i0, int64_t n,
                           float* scratch) {
+  if (is_quantized(t.type)) {  // whole blocks: i0 and n are multiples of the block
+    const std::byte* blocks = element_ptr(t, 0, r) + static_cast<size_t>(i0 / dtype_block(t.type)) * t.nb[0];
+    dequantize_row(t.type, blocks, scratch, n);
+    return scratch;
+  }
   const std::byte* p = element_ptr(t, i0, r);
   if (row_is_direct_f32(t)) return reinterpret_cast<const float*>(p);
   if (t.nb[0] == dtype_size(t.type)) {

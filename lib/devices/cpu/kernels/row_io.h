@@ -36,7 +36,8 @@ inline bool row_is_direct_f32(const Tensor& t) noexcept {
   return t.type == DType::F32 && t.nb[0] == sizeof(float);
 }
 
-// The segment as f32: in place when direct, else converted into scratch.
+// The segment as f32: in place when direct, else converted into scratch. A quantized tensor is
+// decoded whole blocks at a time: i0 and n must be multiples of its block (whole rows are).
 const float* read_row_f32(const CpuKernels& k, const Tensor& t, RowIndex r, int64_t i0, int64_t n,
                           float* scratch);
 // Where to compute the segment's f32 results: the tensor itself when direct, else scratch.
