@@ -58,20 +58,31 @@ void add_ceilings(const DeviceBench& bench, const Peak& peak, std::vector<Ceilin
 
 }  // namespace
 
+namespace {
+
+// Every dtype a point can have, in legend order, with its colour (graphs: mixed dtypes).
+struct DtypeStyle {
+  std::string_view dtype;
+  const char* color;
+};
+constexpr DtypeStyle kStyles[] = {{"f32", "#1f77b4"},  {"f16", "#d62728"},  {"bf16", "#2ca02c"},
+                                  {"q8_0", "#9467bd"}, {"q4_0", "#ff7f0e"}, {"q4_k", "#8c564b"},
+                                  {"q6_k", "#e377c2"}, {"graph", "#7f7f7f"}};
+
+}  // namespace
+
 const char* dtype_color(const std::string& dtype) noexcept {
-  if (dtype == "f32") return "#1f77b4";
-  if (dtype == "f16") return "#d62728";
-  if (dtype == "bf16") return "#2ca02c";
-  if (dtype == "graph") return "#7f7f7f";
-  return "#9467bd";
+  for (const DtypeStyle& s : kStyles) {
+    if (s.dtype == dtype) return s.color;
+  }
+  return "#17becf";  // a dtype this table does not know yet
 }
 
 int dtype_rank(const std::string& dtype) noexcept {
-  if (dtype == "f32") return 0;
-  if (dtype == "f16") return 1;
-  if (dtype == "bf16") return 2;
-  if (dtype == "graph") return 4;
-  return 3;
+  for (size_t i = 0; i < std::size(kStyles); ++i) {
+    if (kStyles[i].dtype == dtype) return static_cast<int>(i);
+  }
+  return static_cast<int>(std::size(kStyles));
 }
 
 DeviceRoof device_roof(const DeviceBench& bench) {

@@ -38,10 +38,11 @@ struct DeviceRoof {
 
 DeviceRoof device_roof(const DeviceBench& bench);
 
-// The fixed colour of a dtype, the same in every chart: f32 blue, f16 red, bf16 green, graph grey.
+// The fixed colour of a dtype, the same in every chart: f32 blue, f16 red, bf16 green, q8_0
+// purple, q4_0 orange, q4_k brown, q6_k pink, graph grey.
 const char* dtype_color(const std::string& dtype) noexcept;
 
-// The order dtypes are listed in (legend, ceilings of equal value): f32, f16, bf16, the rest.
+// The order dtypes are listed in (legend, ceilings of equal value): floats, quantized, graph.
 int dtype_rank(const std::string& dtype) noexcept;
 
 }  // namespace bkctl::roofline
