@@ -154,9 +154,9 @@ std::optional<std::string> too_slow_for_defaults(const BenchArgs& args, const bk
     const double minimum = per_run * (timing.warmup + timing.min_samples);
     if (minimum <= 2 * timing.budget_s) return std::nullopt;
     return fmt::format(
-        "predicted {} ms per run from {} (over twice the {:.2g} s budget for its minimum {} runs); "
-        "measure it with --size {}",
-        format_ms(per_run), r->test.id(), timing.budget_s, timing.warmup + timing.min_samples, test.size);
+        "predicted {} ms per run from {}: its {} warm-up and {} measured runs at the least would take "
+        "over twice the {:.2g} s budget; measure it with --size {}",
+        format_ms(per_run), r->test.id(), timing.warmup, timing.min_samples, timing.budget_s, test.size);
   }
   return std::nullopt;
 }
