@@ -6,8 +6,9 @@
 namespace bk {
 namespace {
 
+// The bytes of t's elements, packed (a quantized type's are whole blocks).
 size_t element_bytes(const Tensor& t) noexcept {
-  return static_cast<size_t>(t.nelements()) * dtype_size(t.type);
+  return static_cast<size_t>(t.nelements() / dtype_block(t.type)) * dtype_size(t.type);
 }
 
 double elements(const Tensor& t) noexcept { return static_cast<double>(t.nelements()); }

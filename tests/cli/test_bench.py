@@ -153,6 +153,23 @@ class Results(CliTestCase):
         self.assertEqual(document["invocation"]["budget_s"], 0.02, "--budget wins over --quick")
         self.assertEqual([t["id"] for t in document["devices"][0]["tests"]], ["add/64"], "--size too")
 
+    def test_gemv_is_decode_with_float_and_quantized_weights(self):
+        # One column through a side x side weight, checked like mul_mat; the quantized types too.
+        document = self.assertJsonOutput(bench("--device", "CPU", "--op", "gemv", "--dtype", "f32,q8_0,q4_k",
+                                               "--size", "512", "--budget", "0.05s", "--json"), "bk.bench.v1.json")
+        tests = document["devices"][0]["tests"]
+        self.assertEqual([t["id"] for t in tests], ["gemv/f32/512", "gemv/q8_0/512", "gemv/q4_k/512"])
+        for t in tests:
+            self.assertEqual(t["status"], "ok", t)
+            self.assertEqual(t["group"], "mul_mat")
+            self.assertEqual(t["flops"], 2 * 512 * 512)
+        by_id = {t["id"]: t for t in tests}
+        # The weight is most of what is read: 4.25 bits (q4_k, 144 bytes per 256) against 32.
+        self.assertLess(by_id["gemv/q4_k/512"]["bytes"], by_id["gemv/f32/512"]["bytes"] / 6)
+        self.assertIn("4096^2 x 1", bench("--device", "CPU", "--op", "gemv", "--list").stdout, "by default")
+        refused = bench("--device", "CPU", "--op", "gemv", "--dtype", "q4_k", "--size", "300")
+        self.assertOneLineError(refused, 2, "--size 300 for gemv q4_k", "multiples of 256")
+
     def test_csv_has_one_row_per_test(self):
         result = bench("--device", "CPU", "--op", "mul_mat,add", "--dtype", "f32,f16", *FAST, "--csv")
         self.assertOk(result)

@@ -12,6 +12,7 @@
 
 #include "bk/error.h"
 #include "bk/graph.h"
+#include "bk/op_info.h"
 #include "bk/ops.h"
 #include "bk/quant.h"
 
@@ -142,6 +143,11 @@ TEST(Quant, TensorsAreRowsOfWholeBlocks) {
   EXPECT_EQ(w.row_bytes(), 2 * 144u);
   EXPECT_EQ(w.nbytes(), 3 * 2 * 144u);
   EXPECT_TRUE(w.is_contiguous());
+  // What a mul_mat reads is the blocks, not 144 bytes an element.
+  Tensor& x = g.input(DType::F32, {512, 2, 1, 1}, "x");
+  const OpCost cost = op_cost(ops::mul_mat(g, w, x));
+  EXPECT_EQ(cost.bytes_read, 3 * 2 * 144u + 512 * 2 * 4u);
+  EXPECT_EQ(cost.bytes_written, 3 * 2 * 4u);
   try {
     g.weight(DType::Q4_0, {100, 1, 1, 1}, "odd");
     ADD_FAILURE() << "a row of 100 q4_0 elements is not whole blocks";

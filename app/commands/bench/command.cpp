@@ -18,8 +18,9 @@ namespace bkctl {
 namespace {
 
 constexpr const char* kFooter =
-    "Tests (--op): peak, mul_mat, add, cpy, d2d, h2d, d2h, h2d_pinned, d2h_pinned, graph_latency,\n"
-    "event_latency, graph. --size N: mul_mat runs N x N x N; memory tests move N*N f32 elements.\n"
+    "Tests (--op): peak, mul_mat, gemv, add, cpy, d2d, h2d, d2h, h2d_pinned, d2h_pinned,\n"
+    "graph_latency, event_latency, graph. --size N: mul_mat runs N x N x N, gemv an N x N weight\n"
+    "times one column (decode); memory tests move N*N f32 elements.\n"
     "Each result is a median of repetitions filling --budget after --warmup runs, checked against a\n"
     "reference; '%peak' divides by the peak kernel where the device has one, else by the best\n"
     "measured rate of that dtype (labelled 'best measured'). Format and method: docs/bench.md.\n"
@@ -99,7 +100,7 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
                   "the quantized q8_0,q4_0,q4_k,q6_k")
       ->type_name("LIST");
   app->add_option("--size", args->sizes,
-                  "Sides, comma-separated (default mul_mat 256,512,1024; memory 1024,4096)")
+                  "Sides, comma-separated (default mul_mat 256,512,1024; gemv 4096; memory 1024,4096)")
       ->type_name("LIST");
   app->add_option("--graph", args->graph, "Only this whole graph: mlp, attention, transformer")
       ->type_name("NAME");
@@ -110,9 +111,10 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_option("--budget", args->budget, "Measuring time per test, e.g. 0.5s or 50ms")
       ->type_name("DUR")
       ->capture_default_str();
-  app->add_flag("--quick", args->quick,
-                "A first look in seconds: one size per group (mul_mat 512, memory 2048) and a 0.1s "
-                "budget, unless --size or --budget say otherwise");
+  app->add_flag(
+      "--quick", args->quick,
+      "A first look in seconds: one size per group (mul_mat 512, gemv 2048, memory 2048) and a 0.1s "
+      "budget, unless --size or --budget say otherwise");
   app->add_option("--warmup", args->warmup, "Unmeasured runs before each test")->capture_default_str();
   app->add_option("--threads", args->threads, "Thread count for devices that have one (the CPU)")
       ->check(CLI::Range(1, 4096).description(""));

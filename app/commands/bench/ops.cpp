@@ -51,12 +51,13 @@ void read_row(const bk::Tensor& t, int64_t row, std::vector<uint8_t>& bytes, std
   for (size_t i = 0; i < out.size(); ++i) out[i] = bk::load_as_double(t.type, bytes.data() + i * esize);
 }
 
-// Every element of r = w x (r[j][m] = w_m . x_j) through verify::ProductCheck, row by row.
-std::string check_mul_mat(const KernelSetup& s, int64_t n) {
-  bk::verify::ProductCheck check(s.inputs[0], s.inputs[1], n, n, n, bk::verify::limit_for(*s.out), 99);
+// Every element of r = w x (r[j][m] = w_m . x_j, n x columns) through verify::ProductCheck, row
+// by row.
+std::string check_mul_mat(const KernelSetup& s, int64_t n, int64_t columns) {
+  bk::verify::ProductCheck check(s.inputs[0], s.inputs[1], n, columns, n, bk::verify::limit_for(*s.out), 99);
   std::vector<uint8_t> bytes;
   std::vector<double> row;
-  for (int64_t j = 0; j < n; ++j) {
+  for (int64_t j = 0; j < columns; ++j) {
     read_row(*s.out, j, bytes, row);
     check.add_row(j, row);
   }
@@ -93,10 +94,12 @@ BenchResult run_kernel_test(const BenchTest& test, DeviceContext& ctx) {
     bk::DType wtype = bk::DType::F32;
     bool add = false;
     std::vector<bk::Tensor*> sources;  // in the order the checks read s->inputs
-    if (test.op == "mul_mat") {
+    const bool product = test.group == "mul_mat";
+    const int64_t columns = test.op == "gemv" ? 1 : n;
+    if (product) {
       wtype = *bk::dtype_from_name(test.dtype);
       bk::Tensor& w = g.weight(wtype, {n, n, 1, 1}, "w");
-      bk::Tensor& x = g.input(bk::DType::F32, {n, n, 1, 1}, "x");
+      bk::Tensor& x = g.input(bk::DType::F32, {n, columns, 1, 1}, "x");
       s->out = &bk::ops::mul_mat(g, w, x);
       sources = {&w, &x};
     } else {
@@ -120,14 +123,14 @@ BenchResult run_kernel_test(const BenchTest& test, DeviceContext& ctx) {
     const bk::OpCost cost = bk::graph_cost(s->graph);
     result.flops = cost.flops;
     result.bytes = static_cast<double>(cost.bytes_read + cost.bytes_written);
-    const double work = test.op == "mul_mat" ? result.flops : result.bytes;
+    const double work = product ? result.flops : result.bytes;
     RepetitionClock clock(ctx.device, ctx.backend);
     result.timer = clock.timer();
     measure_into(
         result, [&] { return clock.time([&] { ctx.backend.compute(s->graph); }); }, ctx.timing,
         [work](double seconds) { return work / seconds / 1e9; });
     // Checked after timing, in full: a wrong element anywhere fails the test (exit 1).
-    const std::string wrong = test.op == "mul_mat" ? check_mul_mat(*s, n) : check_elementwise(*s, n, add);
+    const std::string wrong = product ? check_mul_mat(*s, n, columns) : check_elementwise(*s, n, add);
     if (!wrong.empty()) fail_check(result, wrong);
   });
 }

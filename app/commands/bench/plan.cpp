@@ -16,9 +16,13 @@ namespace {
 
 [[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
 
-// Sides: mul_mat is side^3 (M = N = K); bandwidth and transfer tests move side^2 f32 elements,
-// so 1024 is 4 MiB (in cache on most machines) and 4096 is 64 MiB (in memory).
+// Sides: mul_mat is side^3 (M = N = K); gemv is a side x side weight times one column, decode's
+// shape, bound by reading the weight (4096: 64 MiB of f32, past every cache); bandwidth and
+// transfer tests move side^2 f32 elements, so 1024 is 4 MiB (in cache on most machines) and 4096
+// is 64 MiB (in memory).
 const std::vector<int64_t> kMatSides = {256, 512, 1024};
+const std::vector<int64_t> kGemvSides = {4096};
+const std::vector<int64_t> kQuickGemvSides = {2048};
 const std::vector<int64_t> kMemSides = {1024, 4096};
 // --quick: one of each; the memory side (16 MiB buffers) is past most L2 caches.
 const std::vector<int64_t> kQuickMatSides = {512};
@@ -42,6 +46,7 @@ const std::vector<OpDef>& op_defs() {
   static const std::vector<OpDef> defs = {
       {"peak", "peak", true, false},
       {"mul_mat", "mul_mat", true, true},
+      {"gemv", "mul_mat", true, true},
       {"add", "bandwidth", false, true},
       {"cpy", "bandwidth", false, true},
       {"d2d", "bandwidth", false, true},
@@ -151,12 +156,15 @@ BenchPlan make_plan(const BenchArgs& args) {
   BenchPlan plan;
   for (const OpDef& def : op_defs()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), def.name) == ops.end()) continue;
-    const bool mat = std::string(def.name) == "mul_mat";
-    const std::vector<int64_t>& mat_sides = args.quick ? kQuickMatSides : kMatSides;
+    const bool product = std::string(def.group) == "mul_mat";  // mul_mat and gemv
+    const bool gemv = std::string(def.name) == "gemv";
+    const std::vector<int64_t>& mat_sides = gemv         ? (args.quick ? kQuickGemvSides : kGemvSides)
+                                            : args.quick ? kQuickMatSides
+                                                         : kMatSides;
     const std::vector<int64_t>& mem_sides = args.quick ? kQuickMemSides : kMemSides;
     const std::vector<int64_t> op_sides = !def.sized       ? std::vector<int64_t>{0}
                                           : !sides.empty() ? sides
-                                          : mat            ? mat_sides
+                                          : product        ? mat_sides
                                                            : mem_sides;
     const std::vector<std::string> op_dtypes = def.per_dtype ? dtypes : std::vector<std::string>{""};
     if (std::string(def.name) == "graph") {
@@ -164,14 +172,14 @@ BenchPlan make_plan(const BenchArgs& args) {
       continue;
     }
     for (const std::string& d : op_dtypes) {
-      if (quantized_name(d) && !mat) continue;  // no peak kernel for weights-only types
+      if (quantized_name(d) && !product) continue;  // no peak kernel for weights-only types
       const int64_t block = quantized_name(d) ? bk::dtype_block(*bk::dtype_from_name(d)) : 1;
       for (int64_t s : op_sides) {
         if (s % block != 0) {
-          usage(fmt::format(
-              "--size {} for mul_mat {}: a {} row is whole blocks of {} elements; give sizes that "
-              "are multiples of {}",
-              s, d, d, block, block));
+          usage(
+              fmt::format("--size {} for {} {}: a {} row is whole blocks of {} elements; give sizes that "
+                          "are multiples of {}",
+                          s, def.name, d, d, block, block));
         }
         plan.tests.push_back({def.group, def.name, d, s, ""});
       }
@@ -206,6 +214,7 @@ std::string BenchTest::id() const {
 std::string BenchTest::label() const {
   if (size <= 0) return "";
   if (op == "mul_mat") return fmt::format("{}^3", size);
+  if (op == "gemv") return fmt::format("{}^2 x 1", size);
   return bk::format_bytes(static_cast<size_t>(size * size) * sizeof(float));
 }
 

@@ -25,7 +25,7 @@ std::string num(double v) {
 
 const char* group_name(const std::string& group) {
   if (group == "peak") return "Peak arithmetic (FMA chains)";
-  if (group == "mul_mat") return "MUL_MAT (weights dtype, f32 activations), M = N = K";
+  if (group == "mul_mat") return "MUL_MAT (weights dtype, f32 activations): M = N = K; gemv N = 1";
   if (group == "bandwidth") return "Device memory bandwidth (bytes read + written)";
   if (group == "transfer") return "Transfers (bytes moved once)";
   if (group == "latency") return "Latency";
