@@ -201,6 +201,25 @@ void quantize_q6_k(const float* x, uint8_t* b) noexcept {
   }
 }
 
+// One block's decoder and encoder per quantized type, chosen once per row.
+struct BlockCodec {
+  void (*decode)(const uint8_t* block, float* y) noexcept;
+  void (*encode)(const float* x, uint8_t* block) noexcept;
+};
+
+BlockCodec codec_of(DType type) noexcept {
+  switch (type) {
+    case DType::Q8_0:
+      return {dequantize_q8_0, quantize_q8_0};
+    case DType::Q4_0:
+      return {dequantize_q4_0, quantize_q4_0};
+    case DType::Q4_K:
+      return {dequantize_q4_k, quantize_q4_k};
+    default:
+      return {dequantize_q6_k, quantize_q6_k};
+  }
+}
+
 }  // namespace
 
 void dequantize_row(DType type, const void* src, float* dst, int64_t n) noexcept {
@@ -208,25 +227,11 @@ void dequantize_row(DType type, const void* src, float* dst, int64_t n) noexcept
     convert(type, src, DType::F32, dst, static_cast<size_t>(n));
     return;
   }
+  const BlockCodec codec = codec_of(type);
   const auto* b = static_cast<const uint8_t*>(src);
   const int64_t block = dtype_block(type);
   const size_t bytes = dtype_size(type);
-  for (int64_t i = 0; i < n / block; ++i, b += bytes, dst += block) {
-    switch (type) {
-      case DType::Q8_0:
-        dequantize_q8_0(b, dst);
-        break;
-      case DType::Q4_0:
-        dequantize_q4_0(b, dst);
-        break;
-      case DType::Q4_K:
-        dequantize_q4_k(b, dst);
-        break;
-      default:
-        dequantize_q6_k(b, dst);
-        break;
-    }
-  }
+  for (int64_t i = 0; i < n / block; ++i, b += bytes, dst += block) codec.decode(b, dst);
 }
 
 void quantize_row(DType type, const float* src, void* dst, int64_t n) noexcept {
@@ -234,25 +239,11 @@ void quantize_row(DType type, const float* src, void* dst, int64_t n) noexcept {
     convert(DType::F32, src, type, dst, static_cast<size_t>(n));
     return;
   }
+  const BlockCodec codec = codec_of(type);
   auto* b = static_cast<uint8_t*>(dst);
   const int64_t block = dtype_block(type);
   const size_t bytes = dtype_size(type);
-  for (int64_t i = 0; i < n / block; ++i, b += bytes, src += block) {
-    switch (type) {
-      case DType::Q8_0:
-        quantize_q8_0(src, b);
-        break;
-      case DType::Q4_0:
-        quantize_q4_0(src, b);
-        break;
-      case DType::Q4_K:
-        quantize_q4_k(src, b);
-        break;
-      default:
-        quantize_q6_k(src, b);
-        break;
-    }
-  }
+  for (int64_t i = 0; i < n / block; ++i, b += bytes, src += block) codec.encode(src, b);
 }
 
 }  // namespace bk
