@@ -83,7 +83,8 @@ std::vector<Tensor*> weights_in_use_order(const Graph& graph) {
   return out;
 }
 
-std::vector<size_t> split_by_fractions(std::span<Tensor* const> weights, std::span<const double> fractions) {
+std::vector<size_t> split_bytes_by_fractions(std::span<const size_t> bytes,
+                                             std::span<const double> fractions) {
   double sum = 0;
   for (double f : fractions) {
     if (!(f >= 0) || !std::isfinite(f)) {
@@ -97,18 +98,25 @@ std::vector<size_t> split_by_fractions(std::span<Tensor* const> weights, std::sp
                 "a weight split needs at least one fraction above 0, e.g. 0.5,0.5");
   }
   double total = 0;
-  for (const Tensor* w : weights) total += static_cast<double>(w->nbytes());
+  for (size_t b : bytes) total += static_cast<double>(b);
   std::vector<size_t> device_of;
   double before = 0;
-  for (const Tensor* w : weights) {
-    const double middle = (before + static_cast<double>(w->nbytes()) / 2) / total * sum;
+  for (size_t b : bytes) {
+    // Each item goes where its middle byte falls.
+    const double middle = (before + static_cast<double>(b) / 2) / total * sum;
     size_t d = 0;
     for (double edge = fractions[0]; d + 1 < fractions.size() && middle >= edge; edge += fractions[++d]) {
     }
     device_of.push_back(d);
-    before += static_cast<double>(w->nbytes());
+    before += static_cast<double>(b);
   }
   return device_of;
+}
+
+std::vector<size_t> split_by_fractions(std::span<Tensor* const> weights, std::span<const double> fractions) {
+  std::vector<size_t> bytes;
+  for (const Tensor* w : weights) bytes.push_back(w->nbytes());
+  return split_bytes_by_fractions(bytes, fractions);
 }
 
 void WeightStore::allocate(std::span<Tensor* const> weights, std::span<const size_t> device_of,
@@ -197,7 +205,8 @@ std::vector<double> read_elements(const Tensor& t) {
     throw Error(ErrorCode::invalid_argument, fmt::format("cannot read '{}': it has no memory", t.name));
   }
   t.buffer->get_tensor(t, bytes.data(), 0, bytes.size());
-  if (is_quantized(t.type)) return verify::dequantize_values(t.type, bytes, static_cast<size_t>(t.nelements()));
+  if (is_quantized(t.type))
+    return verify::dequantize_values(t.type, bytes, static_cast<size_t>(t.nelements()));
   std::vector<double> out;
   out.reserve(static_cast<size_t>(t.nelements()));
   for (int64_t i3 = 0; i3 < t.ne[3]; ++i3)

@@ -23,6 +23,9 @@ std::vector<Tensor*> weights_in_use_order(const Graph& graph);
 // the bytes, in order (llama.cpp's layer split, by bytes). Throws Error(invalid_argument) for
 // an empty, negative or all-zero list of fractions.
 std::vector<size_t> split_by_fractions(std::span<Tensor* const> weights, std::span<const double> fractions);
+// The same over items of the given sizes (a model's layers).
+std::vector<size_t> split_bytes_by_fractions(std::span<const size_t> bytes,
+                                             std::span<const double> fractions);
 
 // Owns the buffers that hold a graph's weights: one buffer (or more, past the buffer type's
 // max size) per device. Throws Error(out_of_memory) when a device cannot hold its weights.

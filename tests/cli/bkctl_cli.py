@@ -42,8 +42,9 @@ def load_schema(file_name):
         return json.load(f)
 
 
-def validate(document, file_name):
-    schema = load_schema(file_name)
+def validate(document, file_name, schema=None):
+    """Validates against schemas/FILE_NAME, or against `schema` (a part of one) when given."""
+    schema = schema if schema is not None else load_schema(file_name)
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.Draft202012Validator(schema).validate(document)
 

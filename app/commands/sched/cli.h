@@ -2,7 +2,8 @@
 #pragma once
 // `bkctl sched`: the pieces of the command, one file each in commands/sched/ -- the options and
 // the session they set up (setup.cpp), the run against the float64 reference (run.cpp), and
-// the two outputs, text (text.cpp) and JSON bk.sched/v2 (json.cpp). command.cpp wires them up.
+// the two outputs, text (text.cpp) and JSON bk.sched/v2 (json.cpp); with --model, the memory
+// plan of a GGUF model (model.cpp, JSON bk.plan/v1). command.cpp wires them up.
 
 #include <cstdint>
 #include <memory>
@@ -35,7 +36,23 @@ struct SchedArgs {
   bool json = false;
   bool run = false;
   std::string timeout = "5m";  // --run: a computation still going after it is a hung device
+  // --model: a GGUF file to plan instead of a graph.
+  std::string model_file;
+  int64_t ctx = 0;         // 0: the model's training context, at most kDefaultModelContext
+  bool batch_set = false;  // --batch was given (a model's default batch is 512, llama.cpp's)
+  bool fit = false;
+  std::string margin = "1GiB";
 };
+
+// The devices --devices names (every device when empty), the CPU appended last; Error
+// invalid_argument for a repeated name or a CPU not last, not_found for an unknown device.
+std::vector<bk::Device*> pick_devices(const std::string& list, const bk::Registry& registry);
+// The index of the device called `name` among `backends`; Error(invalid_argument) naming
+// `option` when it is not one of them.
+size_t device_index(const std::vector<std::unique_ptr<bk::Backend>>& backends, const std::string& name,
+                    const char* option);
+// --weights-split's shares, one per device; Error(invalid_argument) otherwise.
+std::vector<double> parse_fractions(const std::string& text, size_t count);
 
 // Everything the options name, resolved: the graph, the devices and their backends, where each
 // weight lives. Throws bk::Error: invalid_argument (exit 2) for bad options and graph files,
@@ -84,6 +101,14 @@ RunResult run_against_reference(SchedSession& session, bk::Scheduler& sched);
 // check takes (bk::verification_host_bytes), against what the device says is free. Throws
 // bk::Error(out_of_memory) (exit 4) naming the device, the parts and what to do.
 void check_run_fits(const SchedSession& session);
+
+// `bkctl sched --model FILE`: plans the model over the devices and prints the plan; exit 0 when
+// it fits, kExitOutOfMemory (4) when it does not (the plan, with what would fit, still printed).
+int run_model_plan(const SchedArgs& args);
+
+// The scheduler's placement as text: the splits, every node with --verbose, the totals and the
+// idle devices. sched_text and the model plan share it.
+std::string placement_text(const bk::SchedReport& report, bool verbose, const TermStyle& style);
 
 std::string sched_text(const SchedSession& session, const bk::SchedReport& report, const RunResult* run,
                        const TermStyle& style);

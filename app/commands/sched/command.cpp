@@ -27,11 +27,16 @@ constexpr const char* kFooter =
     "fractions follow --devices order, the CPU last, by bytes in the order layers use them).\n"
     "Simulated devices for machines without a GPU: BK_SIM_DEVICES='gpu0:type=gpu,ops=mul_mat+add,mem=8GiB'\n"
     "\n"
+    "With --model FILE.gguf: the memory plan of a model (weights, KV cache, compute buffers per\n"
+    "device against free memory) and where its layers and nodes run; --fit fits it (docs/models.md).\n"
+    "--batch defaults to 512 there, the prompt batch the compute buffers are sized for.\n"
+    "\n"
     "Examples:\n"
     "  bkctl sched --graph transformer --devices Vulkan0,CPU --weights-on Vulkan0\n"
     "  BK_SIM_DEVICES='gpu0:ops=mul_mat+add' bkctl sched --devices gpu0,CPU --weights-on gpu0 --verbose\n"
     "  bkctl sched --graph transformer --layers 32 --hidden 4096 --heads 32 --weights-split 0.5,0.5 --json\n"
-    "  bkctl sched --graph-file docs/examples/swiglu-ffn.json --pin ffn_out=CPU --run";
+    "  bkctl sched --graph-file docs/examples/swiglu-ffn.json --pin ffn_out=CPU --run\n"
+    "  bkctl sched --model llama-3-8b-q4_k_m.gguf --devices Vulkan0,CPU --ctx 8192 --fit";
 
 void add_graph_options(CLI::App& app, SchedArgs& args) {
   app.add_option("--graph", args.graph, "Built-in graph: mlp, attention, transformer (default transformer)")
@@ -62,6 +67,20 @@ void add_placement_options(CLI::App& app, SchedArgs& args) {
   app.add_option("--copies", args.copies, "Pipeline copies of every split input")->capture_default_str();
 }
 
+void add_model_options(CLI::App& app, SchedArgs& args) {
+  app.add_option("--model", args.model_file,
+                 "Plan a GGUF model (llama, mistral, qwen2) from its header: memory per device and placement")
+      ->type_name("FILE");
+  app.add_option("--ctx", args.ctx, "With --model: context (KV cache) length; 0: the model's, at most 4096")
+      ->capture_default_str();
+  app.add_flag(
+      "--fit", args.fit,
+      "With --model: put as many layers on the devices as their free memory allows, the rest on the CPU");
+  app.add_option("--margin", args.margin, "With --model: memory to keep free on every device")
+      ->type_name("SIZE")
+      ->capture_default_str();
+}
+
 // run_against_reference under the watchdog. On a timeout the computing thread is abandoned
 // inside a device (probe/smoke_watchdog.h): the session and scheduler it uses are released,
 // never destroyed, and main() leaves with _Exit.
@@ -84,6 +103,7 @@ RunResult run_watched(std::unique_ptr<SchedSession>& session, std::unique_ptr<bk
 }
 
 int run_sched(const SchedArgs& args) {
+  if (!args.model_file.empty()) return run_model_plan(args);
   const double timeout = bk::parse_duration_seconds(args.timeout, "--timeout");
   auto owned_session = std::make_unique<SchedSession>(args, registry_within(args.timeout));
   SchedSession& session = *owned_session;
@@ -114,6 +134,7 @@ Command add_sched_command(CLI::App& parent) {
       parent.add_subcommand("sched", "Show where every node of a graph runs across devices, and why");
   add_graph_options(*app, *args);
   add_placement_options(*app, *args);
+  add_model_options(*app, *args);
   app->add_flag("-v,--verbose", args->verbose,
                 "One line per node: its backend, cause, and the backends passed over");
   app->add_flag("--json", args->json, "Print JSON (schema bk.sched/v2): every node, leaf and split");
@@ -126,7 +147,10 @@ Command add_sched_command(CLI::App& parent) {
       ->type_name("DUR")
       ->capture_default_str();
   app->footer(kFooter);
-  return {app, [args] { return run_sched(*args); }};
+  return {app, [app, args] {
+            args->batch_set = app->count("--batch") > 0;
+            return run_sched(*args);
+          }};
 }
 
 }  // namespace bkctl

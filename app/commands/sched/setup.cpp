@@ -36,6 +36,19 @@ std::string example_names(const bk::Graph& graph) {
 
 [[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
 
+constexpr int kMaxCopies = 16;
+
+void check_args(const SchedArgs& args) {
+  if (!args.graph.empty() && !args.graph_file.empty()) usage("give --graph or --graph-file, not both");
+  if (!args.weights_on.empty() && !args.weights_split.empty())
+    usage("give --weights-on or --weights-split, not both");
+  // Each copy is a whole set of split inputs in memory; beyond a few nothing overlaps more.
+  if (args.copies < 1 || args.copies > kMaxCopies)
+    usage(fmt::format("--copies must be 1 to {}, got {}", kMaxCopies, args.copies));
+}
+
+}  // namespace
+
 std::vector<bk::Device*> pick_devices(const std::string& list, const bk::Registry& registry) {
   std::vector<bk::Device*> devices;
   if (list.empty()) {
@@ -94,19 +107,6 @@ std::vector<double> parse_fractions(const std::string& text, size_t count) {
   }
   return fractions;
 }
-
-constexpr int kMaxCopies = 16;
-
-void check_args(const SchedArgs& args) {
-  if (!args.graph.empty() && !args.graph_file.empty()) usage("give --graph or --graph-file, not both");
-  if (!args.weights_on.empty() && !args.weights_split.empty())
-    usage("give --weights-on or --weights-split, not both");
-  // Each copy is a whole set of split inputs in memory; beyond a few nothing overlaps more.
-  if (args.copies < 1 || args.copies > kMaxCopies)
-    usage(fmt::format("--copies must be 1 to {}, got {}", kMaxCopies, args.copies));
-}
-
-}  // namespace
 
 SchedSession::SchedSession(const SchedArgs& options, const bk::Registry& registry) : args(options) {
   check_args(args);

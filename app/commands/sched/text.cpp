@@ -158,13 +158,17 @@ std::string run_text(const RunResult& run, const TermStyle& style) {
 
 }  // namespace
 
+std::string placement_text(const bk::SchedReport& report, bool verbose, const TermStyle& style) {
+  std::string out = splits_table(report, style);
+  if (verbose) out += "\n" + nodes_table(report, style);
+  return out + "\n" + wrap_text(totals_text(report) + idle_devices_text(report), style.width);
+}
+
 std::string sched_text(const SchedSession& session, const bk::SchedReport& report, const RunResult* run,
                        const TermStyle& style) {
   std::string out =
       wrap_text(graph_line(session) + backends_line(session) + weights_line(session), style.width);
-  out += "\n" + splits_table(report, style);
-  if (session.args.verbose) out += "\n" + nodes_table(report, style);
-  out += "\n" + wrap_text(totals_text(report) + idle_devices_text(report), style.width);
+  out += "\n" + placement_text(report, session.args.verbose, style);
   if (run != nullptr) out += "\n" + run_text(*run, style);
   return out;
 }

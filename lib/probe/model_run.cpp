@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "probe/model_run.h"
+
+#include <fmt/format.h>
+
+#include "bk/buffer.h"
+#include "bk/device.h"
+#include "bk/error.h"
+#include "probe/verify/reference.h"
+
+namespace bk {
+namespace {
+
+size_t backend_of(const Tensor& leaf, const LlamaParams& p, const std::vector<int>& unit_backend,
+                  size_t cpu) {
+  const int unit = llama_layer_of(leaf, p);
+  return unit < 0 ? cpu : static_cast<size_t>(unit_backend[static_cast<size_t>(unit)]);
+}
+
+void write_input(const Graph& graph, const char* name, const std::vector<double>& values) {
+  Tensor* t = graph.find(name);
+  if (t != nullptr) write_elements(*t, values);
+}
+
+}  // namespace
+
+ModelSession::ModelSession(const GgufFile& file, std::span<Backend* const> backends,
+                           std::vector<int> unit_backend, int64_t ctx)
+    : file_(file),
+      params_(llama_params(file)),
+      backends_(backends.begin(), backends.end()),
+      unit_backend_(std::move(unit_backend)),
+      ctx_(ctx) {
+  if (!file.has_data()) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("{} holds no tensor data (a header-only file): it can be planned (bkctl sched "
+                            "--model) but not computed",
+                            file.path()));
+  }
+  if (backends_.empty() || unit_backend_.size() != static_cast<size_t>(params_.layers) + 1) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("a model session needs backends and one backend per layer and the output layer "
+                            "({}), got {}",
+                            params_.layers + 1, unit_backend_.size()));
+  }
+}
+
+void ModelSession::load(LlamaGraph& model) {
+  const std::vector<Tensor*> leaves = weights_in_use_order(model.graph);
+  std::vector<size_t> device_of;
+  std::vector<Device*> devices;
+  for (Backend* b : backends_) devices.push_back(&b->device());
+  for (const Tensor* leaf : leaves)
+    device_of.push_back(backend_of(*leaf, params_, unit_backend_, backends_.size() - 1));
+  store_.allocate(leaves, device_of, devices);
+  for (Tensor* leaf : leaves) {
+    persistent_[leaf->name] = leaf;
+    const GgufTensor* stored = file_.tensor(leaf->name);
+    if (stored == nullptr) {  // a KV cache: starts empty
+      leaf->buffer->memset_tensor(*leaf, 0, 0, leaf->nbytes());
+      continue;
+    }
+    const std::span<const std::byte> bytes = file_.tensor_data(*stored);
+    if (bytes.size() != leaf->nbytes()) {
+      throw Error(ErrorCode::invalid_argument,
+                  fmt::format("{}: tensor '{}' holds {} bytes in the file, {} as {}", file_.path(),
+                              leaf->name, bytes.size(), leaf->nbytes(), dtype_name(leaf->type)));
+    }
+    leaf->buffer->set_tensor(*leaf, bytes.data(), 0, bytes.size());
+  }
+}
+
+void ModelSession::bind(LlamaGraph& model) const {
+  for (Tensor* leaf : weights_in_use_order(model.graph)) {
+    const auto it = persistent_.find(leaf->name);
+    if (it == persistent_.end() || it->second->nbytes() != leaf->nbytes()) {
+      throw Error(ErrorCode::invalid_argument,
+                  fmt::format("model graph tensor '{}' has no loaded counterpart of its size", leaf->name));
+    }
+    leaf->buffer = it->second->buffer;
+    leaf->data = it->second->data;
+  }
+}
+
+ModelSession::Prepared& ModelSession::prepare(int64_t tokens, int64_t past, bool all_logits) {
+  auto prepared = std::make_unique<Prepared>();
+  prepared->shape = LlamaShape{tokens, past, ctx_, DType::F16, all_logits};
+  prepared->model = build_llama_graph(file_, params_, prepared->shape);
+  if (persistent_.empty()) {
+    load(prepared->model);
+  } else {
+    bind(prepared->model);
+  }
+  prepared->sched = std::make_unique<Scheduler>(backends_);
+  prepared->sched->alloc_graph(prepared->model.graph);
+  graphs_.push_back(std::move(prepared));
+  return *graphs_.back();
+}
+
+void ModelSession::set_tokens(Prepared& graph, std::vector<int32_t> tokens) const {
+  const LlamaInputs in = llama_input_values(params_, graph.shape, tokens);
+  write_input(graph.model.graph, "tokens", in.tokens);
+  write_input(graph.model.graph, "positions", in.positions);
+  write_input(graph.model.graph, "mask", in.mask);
+  graph.tokens = std::move(tokens);
+}
+
+void ModelSession::compute(Prepared& graph) {
+  graph.sched->compute(graph.model.graph);
+  graph.sched->synchronize();
+}
+
+std::vector<double> ModelSession::logits(const Prepared& graph) {
+  return read_elements(*graph.model.graph.outputs().back());
+}
+
+std::vector<double> ModelSession::reference_logits(const Prepared& graph) const {
+  const LlamaInputs in = llama_input_values(params_, graph.shape, graph.tokens);
+  verify::LeafValues values;
+  for (const Tensor* leaf : graph.model.graph.leafs()) {
+    if (leaf->name == "tokens") {
+      values[leaf] = in.tokens;
+    } else if (leaf->name == "positions") {
+      values[leaf] = in.positions;
+    } else if (leaf->name == "mask") {
+      values[leaf] = in.mask;
+    } else {
+      values[leaf] = read_elements(*leaf);
+    }
+  }
+  const verify::Reference reference(graph.model.graph, std::move(values), verify::Reference::Stored{});
+  return reference.values(*graph.model.graph.outputs().back());
+}
+
+}  // namespace bk

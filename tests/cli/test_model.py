@@ -1,0 +1,160 @@
+"""bkctl sched --model: memory plans of GGUF models (bk.plan/v1) from the fixtures ggml wrote.
+
+Plans that must fit or not use simulated GPUs (BK_SIM_DEVICES) with known free memory; the CPU's
+free memory is this machine's, so a test that involves it accepts either verdict and checks that
+the exit code, the status and the numbers agree.
+"""
+
+import json
+import os
+import struct
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bkctl_cli import CliTestCase, load_schema, run, validate  # noqa: E402
+
+GGUF = os.environ.get("BK_GGUF_DIR", "")
+LLAMA_70B = os.path.join(GGUF, "llama-3-70b-q4_k_m.meta.gguf")
+LLAMA_8B = os.path.join(GGUF, "llama-3-8b-q4_k_m.meta.gguf")
+GIB = 1 << 30
+
+
+def sched(*args, sims=None):
+    return run("sched", *args, env={"BK_SIM_DEVICES": sims} if sims else None)
+
+
+def validate_plan(test, result):
+    """A plan document: valid bk.plan/v1, its schedule valid against bk.sched/v2, and an exit code that
+    agrees with its status."""
+    document = json.loads(result.stdout)
+    validate(document, "bk.plan.v1.json")
+    sched_schema = load_schema("bk.sched.v2.json")
+    for key in ("nodes", "leafs", "splits", "totals", "idle_backends"):
+        part = dict(sched_schema["properties"][key], **{"$defs": sched_schema["$defs"]})
+        validate(document["schedule"][key], None, schema=part)
+    test.assertEqual(result.returncode, 0 if document["status"] == "fits" else 4, result.stderr)
+    test.assertEqual(document["status"] == "fits", all(d["fits"] for d in document["devices"]))
+    for d in document["devices"]:
+        test.assertEqual(d["needed_bytes"], d["weights_bytes"] + d["kv_cache_bytes"] + d["compute_bytes"])
+        test.assertEqual(d["headroom_bytes"], d["free_bytes"] - d["needed_bytes"] - document["request"]["margin_bytes"])
+        test.assertEqual(d["fits"], d["headroom_bytes"] >= 0)
+    return document
+
+
+def kv_bytes(model, ctx):
+    return 2 * model["layers"] * ctx * model["kv_heads"] * model["head_dim"] * 2
+
+
+class Plans(CliTestCase):
+    def test_70b_on_the_cpu_matches_the_arithmetic(self):
+        result = sched("--model", LLAMA_70B, "--devices", "CPU", "--fit", "--json")
+        plan = validate_plan(self, result)
+        model = plan["model"]
+        self.assertEqual((model["layers"], model["embedding"], model["kv_heads"], model["head_dim"]), (80, 8192, 8, 128))
+        self.assertTrue(model["header_only"])
+        self.assertAlmostEqual(model["weights_bytes"] / GIB, 39.55, places=2)
+        self.assertEqual(plan["request"]["context"], 4096)  # the default: at most 4096
+        self.assertEqual(plan["totals"]["weights_bytes"], model["weights_bytes"])
+        self.assertEqual(plan["totals"]["kv_cache_bytes"], kv_bytes(model, 4096))
+        cpu = plan["devices"][0]
+        self.assertEqual(cpu["layers"], list(range(80)))
+        self.assertTrue(cpu["output_layer"] and cpu["token_embedding"])
+        self.assertLess(plan["totals"]["plan_seconds"], 1.0)
+        if plan["status"] == "does_not_fit":
+            self.assertIn("CPU needs", plan["advice"][0])
+
+    def test_8b_fits_a_gpu_whole_and_the_context_sizes_the_kv_cache(self):
+        result = sched("--model", LLAMA_8B, "--devices", "gpu0,CPU", "--ctx", "8192", "--fit", "--json",
+                       sims="gpu0:type=gpu,mem=16GiB")
+        plan = validate_plan(self, result)
+        gpu = plan["devices"][0]
+        self.assertEqual(gpu["layers"], list(range(32)))
+        self.assertTrue(gpu["output_layer"])
+        self.assertEqual(gpu["kv_cache_bytes"], kv_bytes(plan["model"], 8192))
+        self.assertTrue(gpu["fits"])
+        self.assertTrue(plan["devices"][1]["token_embedding"])
+
+    def test_fit_splits_the_70b_over_two_gpus_from_the_top(self):
+        result = sched("--model", LLAMA_70B, "--devices", "gpu0,gpu1,CPU", "--fit", "--json",
+                       sims="gpu0:type=gpu,mem=24GiB;gpu1:type=gpu,mem=16GiB")
+        plan = validate_plan(self, result)
+        gpu0, gpu1, cpu = plan["devices"]
+        self.assertTrue(gpu0["fits"] and gpu1["fits"])
+        self.assertTrue(gpu0["output_layer"])
+        self.assertEqual(gpu0["layers"][-1], 79)
+        self.assertEqual(gpu1["layers"][-1] + 1, gpu0["layers"][0])
+        self.assertEqual(sorted(cpu["layers"] + gpu1["layers"] + gpu0["layers"]), list(range(80)))
+        backends = {n["backend"] for n in plan["schedule"]["nodes"]}
+        self.assertEqual(backends, {"gpu0", "gpu1", "CPU"})
+
+    def test_what_does_not_fit_says_what_would(self):
+        result = sched("--model", LLAMA_8B, "--devices", "gpu0,CPU", "--ctx", "32768", "--json",
+                       sims="gpu0:type=gpu,mem=8GiB")
+        plan = validate_plan(self, result)
+        self.assertEqual(plan["status"], "does_not_fit")
+        self.assertEqual(plan["request"]["placement"], "first_device")
+        advice = "\n".join(plan["advice"])
+        self.assertIn("gpu0 needs", advice)
+        self.assertIn("--fit", advice)
+        self.assertIn("--ctx", advice)
+        self.assertIn("does not fit", result.stderr)
+
+    def test_text_fits_80_columns_and_names_every_part(self):
+        result = sched("--model", LLAMA_70B, "--devices", "gpu0,CPU", "--fit", sims="gpu0:type=gpu,mem=24GiB")
+        self.assertIn(result.returncode, (0, 4), result.stderr)
+        for needed in ("weights", "KV cache", "compute", "free", "gpu0", "split"):
+            self.assertIn(needed, result.stdout)
+        for line in result.stdout.splitlines():
+            self.assertLessEqual(len(line), 80, line)
+
+    def test_weights_split_places_layers_by_bytes(self):
+        result = sched("--model", LLAMA_8B, "--devices", "gpu0,gpu1,CPU", "--weights-split", "0.5,0.5,0", "--json",
+                       sims="gpu0:type=gpu,mem=64GiB;gpu1:type=gpu,mem=64GiB")
+        plan = validate_plan(self, result)
+        self.assertEqual(plan["request"]["placement"], "split")
+        gpu0, gpu1, cpu = plan["devices"]
+        self.assertEqual(gpu0["layers"][0], 0)
+        self.assertEqual(gpu0["layers"][-1] + 1, gpu1["layers"][0])
+        self.assertTrue(gpu1["output_layer"])
+        self.assertEqual(cpu["layers"], [])
+        self.assertLess(abs(gpu0["weights_bytes"] - gpu1["weights_bytes"]), 0.1 * gpu0["weights_bytes"])
+
+
+def gguf_with_arch(arch):
+    def string(s):
+        data = s.encode()
+        return struct.pack("<Q", len(data)) + data
+    return b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + string("general.architecture") + struct.pack("<I", 8) + string(arch)
+
+
+class BadInput(CliTestCase):
+    def setUp(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self._dir.cleanup)
+
+    def write(self, name, data):
+        path = os.path.join(self._dir.name, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def test_a_missing_file_is_a_usage_error(self):
+        self.assertOneLineError(sched("--model", os.path.join(self._dir.name, "none.gguf")), 2, "none.gguf")
+
+    def test_not_a_gguf_file_is_named(self):
+        self.assertOneLineError(sched("--model", self.write("x.gguf", b"{\"schema\": 1}" * 10)), 2, "x.gguf")
+
+    def test_an_unknown_architecture_is_refused_by_name(self):
+        self.assertOneLineError(sched("--model", self.write("g.gguf", gguf_with_arch("gemma2"))), 2, "'gemma2'")
+
+    def test_options_that_do_not_apply_are_refused(self):
+        self.assertOneLineError(sched("--model", LLAMA_8B, "--run"), 2, "--run")
+        self.assertOneLineError(sched("--model", LLAMA_8B, "--fit", "--weights-on", "CPU"), 2, "--fit")
+        self.assertOneLineError(sched("--model", LLAMA_8B, "--ctx", "256", "--batch", "512"), 2, "--batch")
+        self.assertOneLineError(sched("--model", LLAMA_8B, "--margin", "lots"), 2, "--margin")
+
+
+if __name__ == "__main__":
+    unittest.main()
