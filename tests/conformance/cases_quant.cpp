@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Quantized weights (q8_0, q4_0, q4_k, q6_k) in ggml's block layouts: mul_mat with f32
 // activations on every path (one column, decode widths, the GEMM, W taller than the CPU's
-// 256-row decode panel, x batches over one w) and get_rows. K runs over several blocks with the
-// last one apart; the reference decodes the same blocks (probe/verify/quant_values.h).
+// 256-row decode panel, x batches over one w, x read transposed) and get_rows. K runs over
+// several blocks with the last one apart; the reference decodes the same blocks
+// (probe/verify/quant_values.h).
 #include "cases_util.h"
 
 namespace bk::conformance {
@@ -34,6 +35,17 @@ void add_mul_mat(std::vector<Case>& out, DType w) {
                                    g.input(DType::F32, {k, s.n, s.batches, 1}, "x"));
           return g.build({&r});
         }));
+  }
+  // x stored as [N, K] and read transposed (K strided): the kernels' activation loads that are
+  // not vec4s. 3 columns: a decode width; 17: a column past a 16-column block on its own.
+  for (const int64_t n : {3, 17}) {
+    const int64_t k = 3 * dtype_block(w);
+    out.push_back(make_case(fmt::format("mul_mat_{}_33x{}x{}_transposed_x", dt(w), n, k), "mul_mat", w, [=] {
+      GraphBuilder g;
+      Tensor& r = ops::mul_mat(g, g.weight(w, {k, 33, 1, 1}, "w"),
+                               ops::transpose(g, g.input(DType::F32, {n, k, 1, 1}, "x")));
+      return g.build({&r});
+    }));
   }
 }
 

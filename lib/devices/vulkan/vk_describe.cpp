@@ -121,6 +121,7 @@ void VulkanDevice::describe(Properties& out) const {
   out.set("texel_rgba32f", info_.texel_rgba32f);
   out.set("texel_rgba16f", info_.texel_rgba16f);
   out.set("texel_rgba16ui", info_.texel_rgba16ui);
+  out.set("texel_r32ui", info_.texel_r32ui);
   out.set("pipelines_created", pipelines_created());
 }
 

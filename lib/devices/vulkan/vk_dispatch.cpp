@@ -58,7 +58,7 @@ Binding resolve(const VulkanContext& ctx, const Tensor& t) {
   }
   Binding b;
   b.range = {piece->chunk->buffer(), base, range};
-  b.first_element = static_cast<uint32_t>(lead / dtype_size(t.type));
+  b.first_element = static_cast<uint32_t>(lead / vulkan_unit_bytes(t.type));
   return b;
 }
 
@@ -70,12 +70,14 @@ struct TexelBinding {
   uint32_t first_element = 0;  // in elements, like Binding's
 };
 
-// The four-element texel format t's dtype reads through, where the device has it.
+// The four-element texel format t's dtype reads through, where the device has it; quantized
+// data reads as 32-bit words (shaders/quant.glsl).
 VkFormat texel_format(const VulkanContext& ctx, DType type) noexcept {
   const VulkanDeviceInfo& info = ctx.info();
   if (type == DType::F32 && info.texel_rgba32f) return VK_FORMAT_R32G32B32A32_SFLOAT;
   if (type == DType::F16 && info.texel_rgba16f) return VK_FORMAT_R16G16B16A16_SFLOAT;
   if (type == DType::BF16 && info.texel_rgba16ui) return VK_FORMAT_R16G16B16A16_UINT;
+  if (is_quantized(type) && info.texel_r32ui) return VK_FORMAT_R32_UINT;
   return VK_FORMAT_UNDEFINED;
 }
 
@@ -83,9 +85,12 @@ VkFormat texel_format(const VulkanContext& ctx, DType type) noexcept {
 std::optional<TexelBinding> texel_binding(const VulkanContext& ctx, const Tensor& t) noexcept {
   const VkFormat format = texel_format(ctx, t.type);
   if (format == VK_FORMAT_UNDEFINED || !ctx.options().texel_reads) return std::nullopt;
-  const size_t texel_bytes = 4 * dtype_size(t.type);
+  // Quantized data: words, from any byte (its offsets are bytes, which the kernel splits), the
+  // last one whole.
+  const bool words = is_quantized(t.type);
+  const size_t texel_bytes = words ? 4 : 4 * dtype_size(t.type);
   const VulkanBuffer* buffer = vulkan_buffer_of(t.buffer, ctx);
-  if (buffer == nullptr || buffer->allocation() == nullptr || t.nbytes() % texel_bytes != 0)
+  if (buffer == nullptr || buffer->allocation() == nullptr || (!words && t.nbytes() % texel_bytes != 0))
     return std::nullopt;
   const std::optional<VulkanRange> piece = buffer->allocation()->range(buffer->offset_of(t), t.nbytes());
   if (!piece) return std::nullopt;
@@ -93,10 +98,13 @@ std::optional<TexelBinding> texel_binding(const VulkanContext& ctx, const Tensor
   const size_t align = std::max<size_t>(limits.minTexelBufferOffsetAlignment, 1);
   const size_t base = piece->offset / align * align;
   const size_t lead = piece->offset - base;
-  const size_t range = lead + t.nbytes();
-  if (lead % texel_bytes != 0 || range / texel_bytes > limits.maxTexelBufferElements) return std::nullopt;
+  const size_t range = (lead + t.nbytes() + texel_bytes - 1) / texel_bytes * texel_bytes;
+  if ((!words && lead % texel_bytes != 0) || range > piece->chunk->size() - base ||
+      range / texel_bytes > limits.maxTexelBufferElements) {
+    return std::nullopt;
+  }
   return TexelBinding{piece->chunk->buffer(), base, range, format,
-                      static_cast<uint32_t>(lead / dtype_size(t.type))};
+                      static_cast<uint32_t>(lead / vulkan_unit_bytes(t.type))};
 }
 
 // How one read operand (a or b) binds: a storage range, or for texel kernels a texel view

@@ -69,7 +69,7 @@ std::vector<VulkanHeapBudget> vulkan_heap_budgets(const VulkanInstanceFns& fn, c
 VkBufferUsageFlags vulkan_buffer_usage(const VulkanDeviceInfo& info) noexcept {
   VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                              VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  if (info.texel_rgba32f || info.texel_rgba16f || info.texel_rgba16ui)
+  if (info.texel_rgba32f || info.texel_rgba16f || info.texel_rgba16ui || info.texel_r32ui)
     usage |= VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
   return usage;
 }

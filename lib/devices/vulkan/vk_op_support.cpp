@@ -12,6 +12,8 @@ namespace bk {
 namespace {
 
 bool is_float(DType t) { return dtype_traits(t).is_float; }
+// What mul_mat's weights and get_rows' table may be: a float or a quantized (ggml block) dtype.
+bool is_float_or_quantized(DType t) { return is_float(t) || is_quantized(t); }
 
 std::string type_reason(const std::string& device, const Tensor& node, const char* rule) {
   std::string types;
@@ -27,8 +29,9 @@ std::string type_reason(const std::string& device, const Tensor& node, const cha
 std::string dtype_reason(const std::string& device, const Tensor& node) {
   const Tensor* a = node.src[0];
   const Tensor* b = node.src[1];
-  if (a != nullptr && is_quantized(a->type)) {
-    return type_reason(device, node, "no Vulkan kernel reads quantized weights yet (the CPU does)");
+  if (a != nullptr && is_quantized(a->type) && node.op != Op::mul_mat && node.op != Op::get_rows) {
+    return type_reason(device, node,
+                       "only mul_mat (as weights) and get_rows (as the table) read quantized data");
   }
   switch (node.op) {
     case Op::add:
@@ -50,11 +53,14 @@ std::string dtype_reason(const std::string& device, const Tensor& node) {
       if (is_float(a->type) && is_float(node.type) && b->type == DType::I32) return {};
       return type_reason(device, node, "needs a float source and result and I32 positions");
     case Op::get_rows:
-      if (is_float(a->type) && b->type == DType::I32 && node.type == DType::F32) return {};
-      return type_reason(device, node, "needs a float table, I32 indices and an F32 result");
+      if (is_float_or_quantized(a->type) && b->type == DType::I32 && node.type == DType::F32) return {};
+      return type_reason(device, node, "needs a float or quantized table, I32 indices and an F32 result");
     case Op::mul_mat:
-      if (is_float(a->type) && b->type == DType::F32 && node.type == DType::F32) return {};
-      return type_reason(device, node, "needs F32, F16 or BF16 weights, F32 activations and an F32 result");
+      if (is_float_or_quantized(a->type) && b->type == DType::F32 && node.type == DType::F32) return {};
+      return type_reason(
+          device, node,
+          "needs F32, F16, BF16 or quantized (q8_0, q4_0, q4_k, q6_k) weights, F32 activations "
+          "and an F32 result");
     default:
       return fmt::format("{} has no kernel for op {}", device, op_name(node.op));
   }

@@ -17,6 +17,16 @@ constexpr uint32_t kLaneCols = 8;          // kCols of mul_mat_lanes.comp (COLS 
 constexpr uint32_t kShuffleRows = 64 * 4;  // the same for the SUBGROUP build (_lanes_sg)
 constexpr uint32_t kShuffleCols = 16;
 constexpr uint32_t kShuffleShare = 8;  // kShare of mul_mat_lanes.comp: lanes per subgroup needed
+constexpr uint32_t kVecRows = 4;       // kRows of mul_vec_quant.comp
+// Columns up to which GPUs take mul_vec_quant.comp for quantized weights: at decode widths
+// reading W is the cost, and the tiled kernel's 64 columns would be mostly idle.
+constexpr int64_t kVecMaxColumns = 8;
+
+// The kernel of `first` (one of four in DType order, q8_0 first) for quantized dtype t.
+VulkanKernel quantized(VulkanKernel first, DType t) {
+  return static_cast<VulkanKernel>(static_cast<int>(first) + static_cast<int>(t) -
+                                   static_cast<int>(DType::Q8_0));
+}
 
 uint32_t ceil_div(int64_t n, uint32_t d) { return static_cast<uint32_t>((n + d - 1) / d); }
 
@@ -134,8 +144,10 @@ void record_get_rows(VulkanRecorder& rec, const Tensor& node) {
     VulkanKernelArgs args = args_for(part, &indices, node);
     args.u0 = static_cast<uint32_t>(first);
     args.u1 = static_cast<uint32_t>(table.ne[1]);
-    rec.dispatch_items(VulkanKernel::get_rows, args, {&part, &indices, &node},
-                       static_cast<uint64_t>(node.nelements()), kElementGroup);
+    const VulkanKernel kernel = is_quantized(table.type) ? quantized(VulkanKernel::get_rows_q8_0, table.type)
+                                                         : VulkanKernel::get_rows;
+    rec.dispatch_items(kernel, args, {&part, &indices, &node}, static_cast<uint64_t>(node.nelements()),
+                       kElementGroup);
     first += block;
   } while (first < table.ne[1]);
 }
@@ -197,9 +209,39 @@ bool vec4_layout(const Tensor& t) {
   return reinterpret_cast<uintptr_t>(t.data) % (4 * esize) == 0;
 }
 
+// d = w x for quantized w: kernels that decode its blocks as they read them. Their blocks of d
+// are the float kernels' (shaders.cmake), and GPUs take mul_vec_quant.comp at decode widths.
+void record_quantized_mul_mat_block(VulkanRecorder& rec, MulMatKind kind, const Tensor& w, const Tensor& x,
+                                    const Tensor& node) {
+  const VulkanKernelArgs args = args_for(w, &x, node, vec4_layout(x) ? 1 : 0);
+  const auto batches = static_cast<uint32_t>(x.ne[2] * x.ne[3]);
+  switch (kind) {
+    case MulMatKind::tiled:
+      if (x.ne[1] <= kVecMaxColumns) {
+        return rec.dispatch_tiles(quantized(VulkanKernel::mul_vec_q8_0, w.type), args, {&w, &x, &node},
+                                  {ceil_div(w.ne[1], kVecRows), static_cast<uint32_t>(x.ne[1]), batches});
+      }
+      return rec.dispatch_tiles(quantized(VulkanKernel::mul_mat_q8_0, w.type), args, {&w, &x, &node},
+                                {ceil_div(w.ne[1], kMatTile), ceil_div(x.ne[1], kMatTile), batches});
+    case MulMatKind::lanes:
+      return rec.dispatch_tiles(quantized(VulkanKernel::mul_mat_quant_q8_0, w.type), args, {&w, &x, &node},
+                                {ceil_div(w.ne[1], kLaneRows), ceil_div(x.ne[1], kLaneCols), batches});
+    case MulMatKind::lanes_subgroup: {
+      // Texel reads, as the float kernels' (mul_mat_kernel): llvmpipe gathers a texel fetch as a
+      // vector where a storage load is a loop over the lanes, and the weight reads dominate.
+      const bool texels = rec.texel_bindable(w) && rec.texel_bindable(x);
+      return rec.dispatch_tiles(
+          quantized(texels ? VulkanKernel::mul_mat_quant_sg_texel_q8_0 : VulkanKernel::mul_mat_quant_sg_q8_0,
+                    w.type),
+          args, {&w, &x, &node}, {ceil_div(w.ne[1], kShuffleRows), ceil_div(x.ne[1], kShuffleCols), batches});
+    }
+  }
+}
+
 // d = w x for one block of w's rows (all of them, or those of one binding).
 void record_mul_mat_block(VulkanRecorder& rec, MulMatKind kind, const Tensor& w, const Tensor& x,
                           const Tensor& node) {
+  if (is_quantized(w.type)) return record_quantized_mul_mat_block(rec, kind, w, x, node);
   const bool lanes = kind != MulMatKind::tiled;
   const VulkanKernelArgs args = args_for(w, &x, node, lanes && vec4_layout(w) && vec4_layout(x) ? 1 : 0);
   // Rows m and columns n of d per workgroup, by MulMatKind.

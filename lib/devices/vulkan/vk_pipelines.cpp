@@ -51,6 +51,30 @@ constexpr std::array<std::string_view, kVulkanKernelCount> kNames{
     "mul_mat_lanes_sg_texel_f32",
     "mul_mat_lanes_sg_texel_f16",
     "mul_mat_lanes_sg_texel_bf16",
+    "get_rows_q8_0",
+    "get_rows_q4_0",
+    "get_rows_q4_k",
+    "get_rows_q6_k",
+    "mul_mat_q8_0",
+    "mul_mat_q4_0",
+    "mul_mat_q4_k",
+    "mul_mat_q6_k",
+    "mul_vec_q8_0",
+    "mul_vec_q4_0",
+    "mul_vec_q4_k",
+    "mul_vec_q6_k",
+    "mul_mat_quant_q8_0",
+    "mul_mat_quant_q4_0",
+    "mul_mat_quant_q4_k",
+    "mul_mat_quant_q6_k",
+    "mul_mat_quant_sg_q8_0",
+    "mul_mat_quant_sg_q4_0",
+    "mul_mat_quant_sg_q4_k",
+    "mul_mat_quant_sg_q6_k",
+    "mul_mat_quant_sg_texel_q8_0",
+    "mul_mat_quant_sg_texel_q4_0",
+    "mul_mat_quant_sg_texel_q4_k",
+    "mul_mat_quant_sg_texel_q6_k",
     "peak_fma_f32",
     "peak_fma_f16",
 };
@@ -77,7 +101,9 @@ std::string_view vulkan_kernel_name(VulkanKernel kernel) noexcept {
 bool vulkan_kernel_reads_texels(VulkanKernel kernel) noexcept {
   return (kernel >= VulkanKernel::add_texel && kernel <= VulkanKernel::copy_texel) ||
          (kernel >= VulkanKernel::mul_mat_lanes_sg_texel_f32 &&
-          kernel <= VulkanKernel::mul_mat_lanes_sg_texel_bf16);
+          kernel <= VulkanKernel::mul_mat_lanes_sg_texel_bf16) ||
+         (kernel >= VulkanKernel::mul_mat_quant_sg_texel_q8_0 &&
+          kernel <= VulkanKernel::mul_mat_quant_sg_texel_q6_k);
 }
 
 VulkanPipelines::VulkanPipelines(VulkanContext& ctx) : ctx_(ctx) {

@@ -58,6 +58,31 @@ enum class VulkanKernel {
   mul_mat_lanes_sg_texel_f32,  // the same, reading a and b through texel buffers
   mul_mat_lanes_sg_texel_f16,
   mul_mat_lanes_sg_texel_bf16,
+  // Quantized weights and tables, one kernel per dtype in DType order (q8_0, q4_0, q4_k, q6_k):
+  get_rows_q8_0,  // get_rows.comp decoding the table (shaders/quant.glsl)
+  get_rows_q4_0,
+  get_rows_q4_k,
+  get_rows_q6_k,
+  mul_mat_q8_0,  // the tiled kernel decoding W as it fills its tiles (GPUs' GEMM)
+  mul_mat_q4_0,
+  mul_mat_q4_k,
+  mul_mat_q6_k,
+  mul_vec_q8_0,  // a few columns on GPUs: a workgroup per 4 rows, reduced over K
+  mul_vec_q4_0,
+  mul_vec_q4_k,
+  mul_vec_q6_k,
+  mul_mat_quant_q8_0,  // the lane kernel for quantized W (CPU devices), without shuffles
+  mul_mat_quant_q4_0,
+  mul_mat_quant_q4_k,
+  mul_mat_quant_q6_k,
+  mul_mat_quant_sg_q8_0,  // the same, activations shared by subgroup shuffles
+  mul_mat_quant_sg_q4_0,
+  mul_mat_quant_sg_q4_k,
+  mul_mat_quant_sg_q6_k,
+  mul_mat_quant_sg_texel_q8_0,  // the same, reading W as R32_UINT and x as RGBA32F texels
+  mul_mat_quant_sg_texel_q4_0,
+  mul_mat_quant_sg_texel_q4_k,
+  mul_mat_quant_sg_texel_q6_k,
   peak_fma_f32,  // Backend::run_peak_kernel (vk_peak.h)
   peak_fma_f16,
 };

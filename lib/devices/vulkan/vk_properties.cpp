@@ -170,6 +170,7 @@ bool vulkan_query_device(const VulkanInstanceFns& fn, VkPhysicalDevice physical,
   out.texel_rgba32f = uniform_texels(VK_FORMAT_R32G32B32A32_SFLOAT);
   out.texel_rgba16f = uniform_texels(VK_FORMAT_R16G16B16A16_SFLOAT);
   out.texel_rgba16ui = uniform_texels(VK_FORMAT_R16G16B16A16_UINT);
+  out.texel_r32ui = uniform_texels(VK_FORMAT_R32_UINT);
   out.has_memory_budget = has(exts, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   if (out.has_memory_budget) out.enabled_extensions.emplace_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   return true;

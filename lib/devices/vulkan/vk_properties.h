@@ -38,6 +38,7 @@ struct VulkanDeviceInfo {
   bool texel_rgba32f = false;         // R32G32B32A32_SFLOAT uniform texel buffers (F32 reads)
   bool texel_rgba16f = false;         // R16G16B16A16_SFLOAT ones (F16 weights of the texel mul_mat)
   bool texel_rgba16ui = false;        // R16G16B16A16_UINT ones (BF16 weights, converted in the shader)
+  bool texel_r32ui = false;           // R32_UINT ones (quantized weights, as words, decoded in the shader)
   bool needs_timeline_khr = false;    // timeline semaphores come from the KHR extension (1.1)
   std::vector<std::string> enabled_extensions;  // device extensions to enable at creation
 

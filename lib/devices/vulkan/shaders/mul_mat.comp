@@ -5,11 +5,16 @@
 // computes a kTileM x kTileN block of d for one batch, staging kTileK-deep slices of both
 // operands in shared memory; each thread accumulates a kPerThread x kPerThread sub-block.
 // The weight dtype is a compile-time choice (W_F16, W_BF16, else F32): the load sits in the
-// innermost loop that fills the tiles.
+// innermost loop that fills the tiles. QUANT (with one of quant.glsl's types): a is quantized
+// and decoded while the tile is filled, four consecutive k at a time (K is a whole number of
+// blocks, so a multiple of kTileK).
 //
 // Grid: x = tiles of M, y = tiles of N, z = batches (c2 fastest); u0, u1, and the f1 bits give
 // the group offsets of a dispatch split to respect maxComputeWorkGroupCount.
 #include "common.glsl"
+#ifdef QUANT
+#include "quant.glsl"
+#endif
 
 const uint kTileM = 64u;
 const uint kTileN = 64u;
@@ -49,12 +54,21 @@ void main() {
     for (uint c = 0u; c < kPerThread; ++c) acc[r][c] = 0.0;
 
   for (uint k0 = 0u; k0 < K; k0 += kTileK) {
+#ifdef QUANT
+    {  // kTileK / 4 * kTileM = kThreads: four k of one row each, neighbours along the row
+      const uint kk = (t % (kTileK / 4u)) * 4u, mm = t / (kTileK / 4u);
+      const uint m = m0 + mm;
+      const vec4 w = m < M ? dequant4(a_base + m * args.nb_a.y, k0 + kk) : vec4(0.0);
+      for (uint i = 0u; i < 4u; ++i) tile_a[kk + i][mm] = w[i];
+    }
+#else
     // Consecutive threads read consecutive k of one row: contiguous when K is innermost.
     for (uint e = t; e < kTileK * kTileM; e += kThreads) {
       const uint kk = e % kTileK, mm = e / kTileK;
       const uint k = k0 + kk, m = m0 + mm;
       tile_a[kk][mm] = (k < K && m < M) ? load_w(a_base + k * args.nb_a.x + m * args.nb_a.y) : 0.0;
     }
+#endif
     for (uint e = t; e < kTileK * kTileN; e += kThreads) {
       const uint kk = e % kTileK, nn = e / kTileK;
       const uint k = k0 + kk, n = n0 + nn;

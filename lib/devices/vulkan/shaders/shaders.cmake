@@ -36,6 +36,16 @@ set(_kernels
   "mul_mat_lanes_sg_texel_f16|mul_mat_lanes.comp|${_lanes_sg} -DTEXEL -DW_F16"
   "mul_mat_lanes_sg_texel_bf16|mul_mat_lanes.comp|${_lanes_sg} -DTEXEL -DW_BF16"
   "peak_fma_f32|peak_fma.comp|" "peak_fma_f16|peak_fma.comp|-DPEAK_F16")
+# Quantized weights: each kernel once per block layout (quant.glsl). The lane kernels' blocks are
+# the float ones' (_lanes, _lanes_sg), which vk_ops.cpp assumes for both.
+foreach(q q8_0 q4_0 q4_k q6_k)
+  string(TOUPPER ${q} Q)
+  list(APPEND _kernels
+    "get_rows_${q}|get_rows.comp|-DQUANT -D${Q}" "mul_mat_${q}|mul_mat.comp|-DQUANT -D${Q}"
+    "mul_vec_${q}|mul_vec_quant.comp|-D${Q}" "mul_mat_quant_${q}|mul_mat_quant.comp|${_lanes} -D${Q}"
+    "mul_mat_quant_sg_${q}|mul_mat_quant.comp|${_lanes_sg} -D${Q}"
+    "mul_mat_quant_sg_texel_${q}|mul_mat_quant.comp|${_lanes_sg} -DTEXEL -D${Q}")
+endforeach()
 
 set(_names "")
 set(_spvs "")

@@ -1,0 +1,168 @@
+// Block-quantized weights in ggml's layouts (bk/quant.h; lib/core/quant.cpp is the reference
+// decoder): the including shader defines one of Q8_0, Q4_0, Q4_K, Q6_K and reads a (binding 0)
+// as 32-bit words. For a quantized a, args.off_a and nb_a are in bytes (vk_kernel_args.h).
+//
+// A block holds kBlock elements in kBlockBytes bytes, in groups of kGroup that share a scale:
+//   group_scale(block, g) = (mul, add) of group g, codes4(block, j) = the integer codes of
+//   elements j..j+3 (j a multiple of 4, so the four share a group), and element = code * mul + add.
+// Kernels that stream whole rows read a span of 32 elements at once instead (fewer, shared
+// fetches): span_words(block, s, w) puts the codes of elements 32 s + 4 i .. + 3 in w[i] as four
+// bytes, which span_codes(w[i]) turns into codes4's values.
+// The products are lib/core/quant.cpp's (d * q, (d * sc) * q, (d * sc) * q - dmin * m), so a
+// decoded weight is the CPU's or (q4_k, where a compiler may fuse the last step) within an ulp.
+//
+// q8_0 (34 bytes), q4_0 (18) and q6_k (210) blocks are only 2-byte aligned, so a 32-bit field
+// may straddle two words: word_at() joins them.
+//
+// TEXEL: a is an R32_UINT uniform texel buffer instead of a storage buffer (llvmpipe gathers a
+// texel fetch as one vector, where a storage load with per-lane offsets is a loop over lanes).
+#ifdef TEXEL
+layout(binding = 0) uniform usamplerBuffer ta;
+uint word(uint i) { return texelFetch(ta, int(i)).x; }
+#else
+layout(std430, binding = 0) readonly buffer AW { uint aw[]; };
+uint word(uint i) { return aw[i]; }
+#endif
+
+// The 32 bits from byte o, little-endian.
+uint word_at(uint o) {
+  const uint shift = (o & 3u) * 8u;
+  const uint lo = word(o >> 2u);
+  return shift == 0u ? lo : (lo >> shift) | (word((o >> 2u) + 1u) << (32u - shift));
+}
+
+// n (at most 8) words from byte o in n + 1 fetches; when o is aligned the last fetch repeats
+// the n-th, so that nothing past the data is read.
+void words_at(uint o, uint n, out uint w[8]) {
+  const uint first = o >> 2u, shift = (o & 3u) * 8u;
+  uint lo = word(first);
+  for (uint i = 0u; i < n; ++i) {
+    const uint hi = word(first + min(i + 1u, shift == 0u ? n - 1u : n));
+    w[i] = shift == 0u ? lo : (lo >> shift) | (hi << (32u - shift));
+    lo = hi;
+  }
+}
+
+uint byte_at(uint o) { return (word(o >> 2u) >> ((o & 3u) * 8u)) & 0xFFu; }
+
+// An f16 at byte o (o even, as every scale of these layouts is).
+float f16_at(uint o) { return unpackHalf2x16(word(o >> 2u) >> ((o & 2u) * 8u)).x; }
+
+// The four bytes of w, lowest first, shifted right by `shift` bits each (a nibble or a bit pair).
+uvec4 bytes_of(uint w, uint shift) { return uvec4(w) >> (uvec4(0u, 8u, 16u, 24u) + shift); }
+
+#if defined(Q8_0)
+// d, then 32 int8 codes: x = d * q.
+const uint kBlock = 32u;
+const uint kBlockBytes = 34u;
+const uint kGroup = 32u;
+
+vec2 group_scale(uint block, uint g) { return vec2(f16_at(block), 0.0); }
+
+vec4 codes4(uint block, uint j) {
+  const int w = int(word_at(block + 2u + j));
+  return vec4((ivec4(w) << ivec4(24, 16, 8, 0)) >> 24);  // sign-extend each byte
+}
+
+void span_words(uint block, uint span, out uint w[8]) { words_at(block + 2u + 32u * span, 8u, w); }
+vec4 span_codes(uint w) { return vec4((ivec4(w) << ivec4(24, 16, 8, 0)) >> 24); }
+
+#elif defined(Q4_0)
+// d, then 16 bytes: byte i holds element i (low nibble) and i + 16 (high nibble); x = d * (q - 8).
+const uint kBlock = 32u;
+const uint kBlockBytes = 18u;
+const uint kGroup = 32u;
+
+vec2 group_scale(uint block, uint g) { return vec2(f16_at(block), 0.0); }
+
+vec4 codes4(uint block, uint j) {
+  const uint w = word_at(block + 2u + (j & 15u));
+  return vec4(ivec4(bytes_of(w, (j & 16u) >> 2u) & 0xFu) - 8);  // j & 16: the high nibbles
+}
+
+void span_words(uint block, uint span, out uint w[8]) {
+  uint q[8];
+  words_at(block + 2u, 4u, q);
+  for (uint i = 0u; i < 8u; ++i) w[i] = (q[i & 3u] >> ((i >> 2u) * 4u)) & 0x0F0F0F0Fu;
+}
+vec4 span_codes(uint w) { return vec4(ivec4(bytes_of(w, 0u) & 0xFFu) - 8); }
+
+#elif defined(Q4_K)
+// d, dmin, 12 bytes of 6-bit (scale, min) for 8 groups of 32, then 128 bytes of nibbles: each
+// 64 elements are 32 bytes, low nibbles first; x = (d * sc) * q - dmin * m.
+const uint kBlock = 256u;
+const uint kBlockBytes = 144u;
+const uint kGroup = 32u;
+
+// Groups 0-3: the low 6 bits of scale bytes g (scale) and g + 4 (min). Groups 4-7: the nibbles of
+// byte g + 4, topped by the high 2 bits of bytes g - 4 (scale) and g (min).
+vec2 group_scale(uint block, uint g) {
+  const uint s = block + 4u;
+  uint sc, m;
+  if (g < 4u) {
+    sc = byte_at(s + g) & 63u;
+    m = byte_at(s + g + 4u) & 63u;
+  } else {
+    const uint both = byte_at(s + g + 4u);
+    sc = (both & 0xFu) | ((byte_at(s + g - 4u) >> 6u) << 4u);
+    m = (both >> 4u) | ((byte_at(s + g) >> 6u) << 4u);
+  }
+  return vec2(f16_at(block) * float(sc), -(f16_at(block + 2u) * float(m)));
+}
+
+vec4 codes4(uint block, uint j) {
+  const uint w = word_at(block + 16u + (j >> 6u) * 32u + (j & 31u));
+  return vec4(bytes_of(w, (j & 32u) >> 3u) & 0xFu);  // j & 32: the second group, high nibbles
+}
+
+void span_words(uint block, uint span, out uint w[8]) {
+  words_at(block + 16u + (span >> 1u) * 32u, 8u, w);
+  for (uint i = 0u; i < 8u; ++i) w[i] = (w[i] >> ((span & 1u) * 4u)) & 0x0F0F0F0Fu;
+}
+vec4 span_codes(uint w) { return vec4(bytes_of(w, 0u) & 0xFFu); }
+
+#elif defined(Q6_K)
+// 128 bytes of low nibbles, 64 bytes of high bit pairs, 16 int8 scales (one per 16 elements,
+// in element order), d; x = (d * sc) * (q - 32). In each half of 128 elements, element
+// 32 * quarter + l takes the low (quarters 0, 1) or high (2, 3) nibble of low byte l + 32 *
+// (quarter & 1) and bits 2 * quarter of high byte l.
+const uint kBlock = 256u;
+const uint kBlockBytes = 210u;
+const uint kGroup = 16u;
+
+vec2 group_scale(uint block, uint g) {
+  const int sc = (int(byte_at(block + 192u + g)) << 24) >> 24;
+  return vec2(f16_at(block + 208u) * float(sc), 0.0);
+}
+
+vec4 codes4(uint block, uint j) {
+  const uint half_ = j >> 7u, quarter = (j >> 5u) & 3u, l = j & 31u;
+  const uint low = word_at(block + half_ * 64u + (quarter & 1u) * 32u + l);
+  const uint high = word_at(block + 128u + half_ * 32u + l);
+  const uvec4 q = (bytes_of(low, (quarter >> 1u) * 4u) & 0xFu) | ((bytes_of(high, quarter * 2u) & 3u) << 4u);
+  return vec4(ivec4(q) - 32);
+}
+
+// Span s is quarter s % 4 of half s / 4.
+void span_words(uint block, uint span, out uint w[8]) {
+  const uint half_ = span >> 2u, quarter = span & 3u;
+  uint low[8], high[8];
+  words_at(block + half_ * 64u + (quarter & 1u) * 32u, 8u, low);
+  words_at(block + 128u + half_ * 32u, 8u, high);
+  for (uint i = 0u; i < 8u; ++i) {
+    w[i] = ((low[i] >> ((quarter >> 1u) * 4u)) & 0x0F0F0F0Fu) | (((high[i] >> (quarter * 2u)) & 0x03030303u) << 4u);
+  }
+}
+vec4 span_codes(uint w) { return vec4(ivec4(bytes_of(w, 0u) & 0xFFu) - 32); }
+
+#else
+#error "define one of Q8_0, Q4_0, Q4_K, Q6_K"
+#endif
+
+// Elements k..k+3 (k a multiple of 4) of the row at byte `row`.
+vec4 dequant4(uint row, uint k) {
+  const uint block = row + k / kBlock * kBlockBytes;
+  const uint j = k % kBlock;
+  const vec2 s = group_scale(block, j / kGroup);
+  return codes4(block, j) * s.x + s.y;
+}
