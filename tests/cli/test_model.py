@@ -122,6 +122,71 @@ class Plans(CliTestCase):
         self.assertLess(abs(gpu0["weights_bytes"] - gpu1["weights_bytes"]), 0.1 * gpu0["weights_bytes"])
 
 
+TINY = {name: os.path.join(GGUF, f"tiny-llama-{name}.gguf") for name in ("q8_0", "q4_0", "q4_k_m")}
+QUICK = ("--pp", "32", "--tg", "4", "--budget", "50ms", "--warmup", "1")
+
+
+def bench(*args, sims=None):
+    return run("bench", *args, env={"BK_SIM_DEVICES": sims} if sims else None)
+
+
+def has_device(name):
+    document = json.loads(run("devices", "--json").stdout)
+    return any(d["name"] == name for d in document["devices"])
+
+
+class BenchModel(CliTestCase):
+    def assert_checked_run(self, device, model):
+        result = bench("--device", device, "--model", model, "--check", "--json", *QUICK)
+        document = self.assertJsonOutput(result, "bk.bench.v1.json")
+        tests = document["devices"][0]["tests"]
+        self.assertEqual([t["id"] for t in tests],
+                         [f"pp/{os.path.basename(model)[:-5]}/32", f"tg/{os.path.basename(model)[:-5]}/4"])
+        for t in tests:
+            self.assertEqual((t["status"], t["unit"], t["group"]), ("ok", "tok/s", "model"), t["reason"])
+            self.assertLess(t["check"]["nmse"], t["check"]["limit"])
+            self.assertGreater(t["median"], 0)
+            self.assertIn(device, [m["device"] for m in t["memory"]])
+            # Every layer runs on the benchmarked device; only the embedding's get_rows is the CPU's.
+            on_device = sum(s["nodes"] for s in t["splits"] if s["device"] == device)
+            self.assertGreater(on_device, 0.9 * sum(s["nodes"] for s in t["splits"]))
+        return tests
+
+    def test_cpu_computes_every_tiny_model_within_the_limit(self):
+        for model in TINY.values():
+            self.assert_checked_run("CPU", model)
+
+    def test_vulkan_computes_the_quantized_model_within_the_limit(self):
+        if not has_device("Vulkan0"):
+            self.skipTest("no Vulkan0 on this machine")
+        self.assert_checked_run("Vulkan0", TINY["q4_k_m"])
+
+    def test_a_fast_wrong_device_fails_the_check(self):
+        result = bench("--device", "gpu0", "--model", TINY["q4_0"], "--check", "--json", *QUICK,
+                       sims="gpu0:type=gpu,fault=wrong_results")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        document = json.loads(result.stdout)
+        validate(document, "bk.bench.v1.json")
+        for t in document["devices"][0]["tests"]:
+            self.assertEqual(t["status"], "error")
+            self.assertIn("float64 reference", t["reason"])
+            self.assertGreater(t["check"]["nmse"], t["check"]["limit"])
+
+    def test_text_names_memory_and_the_check(self):
+        result = bench("--device", "CPU", "--model", TINY["q8_0"], "--check", *QUICK)
+        self.assertOk(result)
+        self.assertIn("tok/s", result.stdout)
+        self.assertIn("memory CPU", result.stdout)
+        self.assertIn("float64 reference: NMSE", result.stdout)
+        for line in result.stdout.splitlines():
+            self.assertLessEqual(len(line), 80, line)
+
+    def test_bad_model_options_are_usage_errors(self):
+        self.assertOneLineError(bench("--device", "CPU", "--model", LLAMA_8B), 2, "header-only")
+        self.assertOneLineError(bench("--device", "CPU", "--model", TINY["q8_0"], "--op", "gemv"), 2, "pp and tg")
+        self.assertOneLineError(bench("--device", "CPU", "--model", TINY["q8_0"], "--pp", "0"), 2, "--pp")
+
+
 def gguf_with_arch(arch):
     def string(s):
         data = s.encode()

@@ -24,6 +24,11 @@
 #include "probe/bench_timer.h"
 #include "probe/stats.h"
 
+namespace bk {
+class Graph;
+class Scheduler;
+}  // namespace bk
+
 namespace bkctl {
 
 inline constexpr const char* kDefaultBudget = "0.5s";
@@ -48,6 +53,11 @@ struct BenchArgs {
   std::string baseline;  // bk.bench/v1 path
   std::string tolerance = "10%";
   std::string timeout = "5m";  // per test: a device that hangs fails the test (exit 5), not the job
+  // --model: a GGUF model's prompt processing and generation, llama-bench's pp and tg.
+  std::string model;
+  int pp = 512;
+  int tg = 128;
+  bool check = false;  // compare the model's logits with the float64 reference first
 };
 
 enum class BenchStatus { ok, unsupported, skipped, error };
@@ -93,6 +103,9 @@ struct BenchResult {
   std::optional<double> fraction;  // of the matching peak
   std::string peak_name;           // which peak the fraction is of: "f32 compute", "bandwidth"
   std::vector<SplitInfo> splits;   // graph tests
+  // Model tests: bytes each device holds (weights, KV cache, compute buffers) and the check.
+  std::vector<std::pair<std::string, size_t>> memory;
+  std::optional<double> check_nmse, check_limit;
 };
 
 struct Peak {
@@ -192,6 +205,26 @@ BaselineReport compare_with_baseline(const BenchRun& run, const std::string& pat
 // graphs.cpp. The devices a graph test schedules over, in priority order: --devices, else the
 // bench device; the CPU last.
 std::vector<std::string> graph_device_names(const BenchArgs& args, const bk::Device& bench_device);
+// Those devices with a backend each: the bench's own for the bench device, new ones (with
+// --threads applied) for the others, which this owns.
+struct GraphBackends {
+  explicit GraphBackends(DeviceContext& ctx);
+  std::vector<bk::Device*> devices;
+  std::vector<bk::Backend*> list;
+  std::vector<std::unique_ptr<bk::Backend>> owned;
+};
+// Where an evaluation's time goes: a few evaluations with every split timed on its own (a
+// quarter of the budget, 3 to 25 of them), medians per split into `splits`.
+void profile_splits(bk::Scheduler& sched, bk::Graph& graph, double eval_seconds,
+                    const bk::TimingOptions& timing, std::vector<SplitInfo>& splits);
+// One SplitInfo per split of the schedule (device, nodes, flops) into result.splits.
+void add_splits(const bk::Scheduler& sched, const bk::Graph& graph, const std::vector<bk::Device*>& devices,
+                BenchResult& result);
+
+// model.cpp: prompt processing (pp) and generation (tg) of a GGUF model with its weights.
+BenchResult run_model_test(const BenchTest& test, DeviceContext& ctx);
+// Opens --model and checks it can be built (exit 2 otherwise): the plan's display name for it.
+std::string model_test_name(const BenchArgs& args);
 
 // roofline_svg.cpp
 std::string roofline_svg(const BenchRun& run);

@@ -24,6 +24,9 @@ constexpr const char* kFooter =
     "Each result is a median of repetitions filling --budget after --warmup runs, checked against a\n"
     "reference; '%peak' divides by the peak kernel where the device has one, else by the best\n"
     "measured rate of that dtype (labelled 'best measured'). Format and method: docs/bench.md.\n"
+    "--model FILE.gguf: tests pp (--pp tokens in one batch) and tg (--tg tokens one at a time) in\n"
+    "tokens/s, every layer on the benchmarked device; --check compares the logits first\n"
+    "(docs/models.md).\n"
     "\n"
     "Examples:\n"
     "  bkctl bench --device CPU\n"
@@ -31,7 +34,8 @@ constexpr const char* kFooter =
     "  bkctl bench --device Vulkan0 --op mul_mat --dtype f16 --size 1024\n"
     "  bkctl bench --device CPU --graph transformer --devices Vulkan0\n"
     "  bkctl bench --device CPU --json > before.json && bkctl bench --device CPU --baseline before.json\n"
-    "  bkctl bench --device CPU --plot roofline.svg";
+    "  bkctl bench --device CPU --plot roofline.svg\n"
+    "  bkctl bench --device Vulkan0 --model tiny-llama-q4_k_m.gguf --check";
 
 [[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
 
@@ -108,6 +112,17 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
                   "Graph tests: schedule over these devices, in priority order, the CPU added last "
                   "(default: the benchmarked device); without --device, bench only the first of them")
       ->type_name("DEVS");
+  app->add_option("--model", args->model,
+                  "A GGUF model (llama, mistral, qwen2) with its weights: prompt processing (pp) and "
+                  "generation (tg) in tokens/s, as llama-bench measures them")
+      ->type_name("FILE");
+  app->add_option("--pp", args->pp, "With --model: prompt tokens, evaluated in one batch")
+      ->capture_default_str();
+  app->add_option("--tg", args->tg, "With --model: tokens generated one after another")
+      ->capture_default_str();
+  app->add_flag("--check", args->check,
+                "With --model: first compare the logits with the float64 reference on the same weights "
+                "(a wrong result is an error, exit 1)");
   app->add_option("--budget", args->budget, "Measuring time per test, e.g. 0.5s or 50ms")
       ->type_name("DUR")
       ->capture_default_str();

@@ -16,16 +16,8 @@ namespace {
 
 constexpr uint64_t kSeed = 1;
 
-std::vector<bk::Device*> graph_devices(const DeviceContext& ctx) {
-  std::vector<bk::Device*> list;
-  const bk::Registry& registry = bk::Registry::global();
-  for (const std::string& name : graph_device_names(ctx.args, ctx.device))
-    list.push_back(&registry.device(name));
-  return list;
-}
+}  // namespace
 
-// Where an evaluation's time goes: a few evaluations with every split timed on its own (a
-// quarter of the budget, 3 to 25 of them), medians per split.
 void profile_splits(bk::Scheduler& sched, bk::Graph& graph, double eval_seconds,
                     const bk::TimingOptions& timing, std::vector<SplitInfo>& splits) {
   const double fit = 0.25 * timing.budget_s / eval_seconds;
@@ -44,8 +36,6 @@ void profile_splits(bk::Scheduler& sched, bk::Graph& graph, double eval_seconds,
   }
 }
 
-}  // namespace
-
 std::vector<std::string> graph_device_names(const BenchArgs& args, const bk::Device& bench_device) {
   std::vector<std::string> names;
   if (args.graph_devices.empty()) {
@@ -60,21 +50,37 @@ std::vector<std::string> graph_device_names(const BenchArgs& args, const bk::Dev
   return names;
 }
 
+GraphBackends::GraphBackends(DeviceContext& ctx) {
+  const bk::Registry& registry = bk::Registry::global();
+  for (const std::string& name : graph_device_names(ctx.args, ctx.device)) {
+    bk::Device* d = &registry.device(name);
+    devices.push_back(d);
+    if (d == &ctx.device) {
+      list.push_back(&ctx.backend);
+    } else {
+      owned.push_back(d->init_backend());
+      apply_thread_count(*owned.back(), ctx.args.threads);
+      list.push_back(owned.back().get());
+    }
+  }
+}
+
+void add_splits(const bk::Scheduler& sched, const bk::Graph& graph, const std::vector<bk::Device*>& devices,
+                BenchResult& result) {
+  for (const bk::SplitReport& s : sched.report().splits) {
+    SplitInfo info{devices[static_cast<size_t>(s.backend)]->name(), s.last_node - s.first_node + 1, 0};
+    for (int n = s.first_node; n <= s.last_node; ++n)
+      info.flops += bk::op_cost(*graph.nodes()[static_cast<size_t>(n)]).flops;
+    result.splits.push_back(info);
+  }
+}
+
 BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
   BenchResult result = result_for(test);
   return guarded(result, [&] {
-    const std::vector<bk::Device*> devices = graph_devices(ctx);
-    std::vector<std::unique_ptr<bk::Backend>> owned;
-    std::vector<bk::Backend*> backends;
-    for (bk::Device* d : devices) {
-      if (d == &ctx.device) {
-        backends.push_back(&ctx.backend);
-      } else {
-        owned.push_back(d->init_backend());
-        apply_thread_count(*owned.back(), ctx.args.threads);
-        backends.push_back(owned.back().get());
-      }
-    }
+    GraphBackends scheduled(ctx);
+    const std::vector<bk::Device*>& devices = scheduled.devices;
+    const std::vector<bk::Backend*>& backends = scheduled.list;
     const bk::ModelParams params;  // the defaults of `bkctl sched`: small enough for every device
     bk::Graph graph = bk::build_model_graph(test.graph, params);
     bk::Scheduler sched(backends);
@@ -90,12 +96,7 @@ BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
     const bk::OpCost cost = bk::graph_cost(graph);
     result.flops = cost.flops;
     result.bytes = static_cast<double>(cost.bytes_read + cost.bytes_written);
-    for (const bk::SplitReport& s : sched.report().splits) {
-      SplitInfo info{devices[static_cast<size_t>(s.backend)]->name(), s.last_node - s.first_node + 1, 0};
-      for (int n = s.first_node; n <= s.last_node; ++n)
-        info.flops += bk::op_cost(*graph.nodes()[static_cast<size_t>(n)]).flops;
-      result.splits.push_back(info);
-    }
+    add_splits(sched, graph, devices, result);
     measure_into(
         result,
         [&] {

@@ -75,6 +75,16 @@ ojson result_json(const BenchResult& r) {
                         {"compute_s", s.compute_s}});
     j["splits"] = splits;
   }
+  if (!r.memory.empty()) {
+    ojson memory = ojson::array();
+    for (const auto& [device, bytes] : r.memory) memory.push_back({{"device", device}, {"bytes", bytes}});
+    j["memory"] = memory;
+  }
+  if (r.check_nmse) {
+    j["check"] = {{"reference", "float64"},
+                  {"nmse", std::isfinite(*r.check_nmse) ? ojson(*r.check_nmse) : ojson(nullptr)},
+                  {"limit", r.check_limit.value_or(0)}};
+  }
   return j;
 }
 

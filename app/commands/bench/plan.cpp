@@ -128,7 +128,20 @@ bk::TimingOptions timing_options(const BenchArgs& args) {
   return options;
 }
 
+// --model: pp and tg of the model (--op may pick one), and nothing else.
+BenchPlan model_plan(const BenchArgs& args) {
+  const std::string name = model_test_name(args);
+  BenchPlan plan;
+  for (const std::string& op : split_list(args.ops.empty() ? "pp,tg" : args.ops)) {
+    if (op != "pp" && op != "tg")
+      usage(fmt::format("--op '{}' with --model: the model tests are pp and tg", op));
+    plan.tests.push_back({"model", op, "", op == "pp" ? args.pp : args.tg, name});
+  }
+  return plan;
+}
+
 BenchPlan make_plan(const BenchArgs& args) {
+  if (!args.model.empty()) return model_plan(args);
   const std::vector<std::string> names = bench_op_names();
   std::vector<std::string> ops = split_list(args.ops);
   for (const std::string& op : ops) {
@@ -197,6 +210,8 @@ BenchResult result_for(const BenchTest& test) {
   } else if (test.group == "latency") {
     result.unit = "us";
     result.higher_is_better = false;
+  } else if (test.group == "model") {
+    result.unit = "tok/s";
   } else {
     result.unit = "eval/s";
   }
@@ -215,6 +230,7 @@ std::string BenchTest::label() const {
   if (size <= 0) return "";
   if (op == "mul_mat") return fmt::format("{}^3", size);
   if (op == "gemv") return fmt::format("{}^2 x 1", size);
+  if (group == "model") return fmt::format("{} tokens", size);
   return bk::format_bytes(static_cast<size_t>(size * size) * sizeof(float));
 }
 

@@ -46,6 +46,7 @@ BenchResult run_one(const BenchTest& test, DeviceContext& ctx) {
   if (test.group == "peak") return run_peak_test(test, ctx);
   if (test.group == "latency") return run_latency_test(test, ctx);
   if (test.group == "graph") return run_graph_test(test, ctx);
+  if (test.group == "model") return run_model_test(test, ctx);
   if (test.group == "mul_mat" || test.op == "add" || test.op == "cpy") return run_kernel_test(test, ctx);
   return run_transfer_test(test, ctx);
 }

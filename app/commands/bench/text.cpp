@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bk/strings.h"
+#include "bk/units.h"
 #include "commands/bench/cli.h"
 #include "output/table.h"
 #include "output/wrap.h"
@@ -30,12 +31,13 @@ const char* group_name(const std::string& group) {
   if (group == "transfer") return "Transfers (bytes moved once)";
   if (group == "latency") return "Latency";
   if (group == "graph") return "Whole graphs through the scheduler";
+  if (group == "model") return "Model (GGUF weights; pp: one batch of tokens, tg: one token at a time)";
   return "Other";
 }
 
 // Graphs say which devices they were scheduled over: with --devices, not only the bench device.
 std::string group_title(const std::string& group, const BenchArgs& args, const bk::Device& device) {
-  if (group != "graph") return group_name(group);
+  if (group != "graph" && group != "model") return group_name(group);
   return fmt::format("{} over {}", group_name(group), fmt::join(graph_device_names(args, device), ", "));
 }
 
@@ -107,6 +109,25 @@ std::string split_breakdown(const DeviceBench& bench, const TermStyle& style) {
   return "\n" + style.paint(title, Tone::header) + "\n" + table.render(style);
 }
 
+// Per model test: the memory each device holds for it and the --check verdict.
+std::string model_details(const DeviceBench& bench, size_t width) {
+  std::string out;
+  for (const BenchResult& r : bench.results) {
+    if (r.test.group != "model" || (r.memory.empty() && !r.check_nmse)) continue;
+    std::vector<std::string> memory;
+    for (const auto& [device, bytes] : r.memory)
+      memory.push_back(fmt::format("{} {}", device, bk::format_bytes(bytes)));
+    std::string line = fmt::format("{} {}: memory {}", r.test.op, r.test.label(),
+                                   memory.empty() ? "-" : fmt::format("{}", fmt::join(memory, ", ")));
+    if (r.check_nmse) {
+      line += fmt::format("; logits against the float64 reference: NMSE {:.2e}, limit {:.2e}", *r.check_nmse,
+                          r.check_limit.value_or(0));
+    }
+    out += line + "\n";
+  }
+  return out.empty() ? out : "\n" + wrap_text(out, width, 4);
+}
+
 // Which timer the results used: device events for kernels where the device has them.
 std::string timer_line(const DeviceBench& bench, const bk::TimingOptions& timing) {
   bool device = false;
@@ -171,6 +192,7 @@ std::string bench_text(const BenchRun& run, const TermStyle& style) {
                       {status, tone}});
     }
     flush();
+    out += model_details(bench, style.width);
     out += split_breakdown(bench, style);
     out += "\n";
   }
