@@ -187,6 +187,43 @@ class BenchModel(CliTestCase):
         self.assertOneLineError(bench("--device", "CPU", "--model", TINY["q8_0"], "--pp", "0"), 2, "--pp")
 
 
+class Logits(CliTestCase):
+    def setUp(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self._dir.cleanup)
+        self.out = os.path.join(self._dir.name, "logits.json")
+
+    def test_every_position_with_its_argmax_and_the_check(self):
+        result = bench("--device", "CPU", "--model", TINY["q4_k_m"], "--tokens", "1,260,300,42,7", "--logits",
+                       self.out, "--check")
+        self.assertOk(result)
+        self.assertIn("wrote the logits of 5 positions", result.stderr)
+        with open(self.out, encoding="utf-8") as f:
+            document = json.load(f)
+        validate(document, "bk.logits.v1.json")
+        self.assertEqual(document["tokens"], [1, 260, 300, 42, 7])
+        self.assertTrue(document["check"]["ok"])
+        for i, p in enumerate(document["positions"]):
+            self.assertEqual((p["position"], p["token"]), (i, document["tokens"][i]))
+            self.assertEqual(len(p["logits"]), 512)
+            self.assertEqual(p["argmax"], p["logits"].index(max(p["logits"])))
+        # Causal: the first position's logits do not depend on what follows it.
+        shorter = os.path.join(self._dir.name, "first.json")
+        self.assertOk(bench("--device", "CPU", "--model", TINY["q4_k_m"], "--tokens", "1", "--logits", shorter))
+        with open(shorter, encoding="utf-8") as f:
+            first = json.load(f)["positions"][0]["logits"]
+        for a, b in zip(first, document["positions"][0]["logits"]):
+            self.assertAlmostEqual(a, b, delta=1e-4 * max(1.0, abs(b)))
+
+    def test_bad_requests_write_nothing(self):
+        self.assertOneLineError(bench("--model", TINY["q8_0"], "--tokens", "1,512", "--logits", self.out), 2,
+                                "'512'")
+        self.assertOneLineError(bench("--model", TINY["q8_0"], "--logits", self.out), 2, "--tokens")
+        self.assertOneLineError(bench("--model", TINY["q8_0"], "--tokens", "1",
+                                      "--logits", os.path.join(self._dir.name, "no", "dir.json")), 2, "--logits")
+        self.assertFalse(os.path.exists(self.out))
+
+
 def gguf_with_arch(arch):
     def string(s):
         data = s.encode()

@@ -58,6 +58,8 @@ struct BenchArgs {
   int pp = 512;
   int tg = 128;
   bool check = false;  // compare the model's logits with the float64 reference first
+  std::string tokens;  // --tokens 1,260,300: a sequence to evaluate for --logits
+  std::string logits;  // --logits out.json: every position's logits (bk.logits/v1)
 };
 
 enum class BenchStatus { ok, unsupported, skipped, error };
@@ -223,6 +225,9 @@ void add_splits(const bk::Scheduler& sched, const bk::Graph& graph, const std::v
 
 // model.cpp: prompt processing (pp) and generation (tg) of a GGUF model with its weights.
 BenchResult run_model_test(const BenchTest& test, DeviceContext& ctx);
+// logits.cpp: --model with --tokens and --logits: evaluates the tokens in one batch on the first
+// bench device and writes bk.logits/v1 to the file. Exit 0, or 1 when --check fails.
+int run_logits(const BenchArgs& args);
 // Opens --model and checks it can be built (exit 2 otherwise): the plan's display name for it.
 std::string model_test_name(const BenchArgs& args);
 

@@ -26,7 +26,8 @@ constexpr const char* kFooter =
     "measured rate of that dtype (labelled 'best measured'). Format and method: docs/bench.md.\n"
     "--model FILE.gguf: tests pp (--pp tokens in one batch) and tg (--tg tokens one at a time) in\n"
     "tokens/s, every layer on the benchmarked device; --check compares the logits first\n"
-    "(docs/models.md).\n"
+    "(docs/models.md). --tokens 1,260,300 --logits out.json writes the logits of that sequence\n"
+    "instead, to compare with another implementation.\n"
     "\n"
     "Examples:\n"
     "  bkctl bench --device CPU\n"
@@ -41,6 +42,7 @@ constexpr const char* kFooter =
 
 int run_bench_command(const BenchArgs& args) {
   if (args.json && args.csv) usage("give --json or --csv, not both");
+  if (!args.logits.empty() || !args.tokens.empty()) return run_logits(args);
   const BenchPlan plan = make_plan(args);
   timing_options(args);  // reject a bad --budget or --timeout before anything runs
   bk::parse_duration_seconds(args.timeout, "--timeout");
@@ -123,6 +125,12 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_flag("--check", args->check,
                 "With --model: first compare the logits with the float64 reference on the same weights "
                 "(a wrong result is an error, exit 1)");
+  app->add_option("--tokens", args->tokens, "With --model and --logits: token ids to evaluate in one batch")
+      ->type_name("LIST");
+  app->add_option("--logits", args->logits,
+                  "With --model and --tokens: write every position's logits and argmax to this JSON file "
+                  "(schema bk.logits/v1) instead of measuring")
+      ->type_name("FILE");
   app->add_option("--budget", args->budget, "Measuring time per test, e.g. 0.5s or 50ms")
       ->type_name("DUR")
       ->capture_default_str();
