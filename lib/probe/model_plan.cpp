@@ -150,34 +150,34 @@ bool all_within(const std::vector<PlanDevice>& devices, size_t margin) {
   return std::all_of(devices.begin(), devices.end(), [&](const PlanDevice& d) { return within(d, margin); });
 }
 
-// A context that fits: the KV cache shrinks with the context, so estimate from the worst
-// device's excess, round down to a multiple of 256, and keep it only when a plan at that
-// context fits (compute buffers shrink with it too); then half of that, then the smallest.
+bool fits_with_context(const GgufFile& file, const LlamaParams& p, const PlanRequest& req,
+                       std::span<Backend* const> backends, const ModelPlan& plan, int64_t ctx) {
+  PlanRequest smaller = req;
+  smaller.shape.ctx = ctx;
+  smaller.shape.past = ctx - req.shape.tokens;
+  if (!req.fit) smaller.unit_backend = plan.unit_backend;
+  return all_within(place(file, p, smaller, backends).devices, plan.margin);
+}
+
+// The largest context, a multiple of 256, that fits: the KV cache and the attention's compute
+// buffers shrink with it. Found by bisection over real plans (a few dozen milliseconds each).
 bool advise_context(const GgufFile& file, const LlamaParams& p, const PlanRequest& req,
                     std::span<Backend* const> backends, ModelPlan& plan) {
-  int64_t estimate = plan.shape.ctx;
-  for (const PlanDevice& d : plan.devices) {
-    if (within(d, plan.margin) || d.kv_cache == 0) continue;
-    const double per_position = static_cast<double>(d.kv_cache) / static_cast<double>(plan.shape.ctx);
-    const double excess = static_cast<double>(d.needed() + plan.margin - d.free);
-    estimate = std::min(estimate, plan.shape.ctx - static_cast<int64_t>(excess / per_position) - 1);
+  constexpr int64_t kStep = 256;
+  // In steps of kStep: lo fits, hi (the context asked for, rounded up) does not.
+  int64_t lo = (plan.shape.tokens + kStep - 1) / kStep;
+  int64_t hi = (plan.shape.ctx + kStep - 1) / kStep;
+  if (lo >= hi || !fits_with_context(file, p, req, backends, plan, lo * kStep)) return false;
+  while (hi - lo > 1) {
+    const int64_t mid = (lo + hi) / 2;
+    (fits_with_context(file, p, req, backends, plan, mid * kStep) ? lo : hi) = mid;
   }
-  const int64_t smallest = (plan.shape.tokens + 255) / 256 * 256;
-  for (int64_t ctx : {estimate / 256 * 256, estimate / 512 * 256, smallest}) {
-    if (ctx < smallest || ctx >= plan.shape.ctx) continue;
-    PlanRequest smaller = req;
-    smaller.shape.ctx = ctx;
-    smaller.shape.past = ctx - req.shape.tokens;
-    if (!req.fit) smaller.unit_backend = plan.unit_backend;
-    if (all_within(place(file, p, smaller, backends).devices, plan.margin)) {
-      const size_t kv =
-          plan.kv_cache_bytes() / static_cast<size_t>(plan.shape.ctx) * static_cast<size_t>(ctx);
-      plan.advice.push_back(fmt::format("--ctx {} fits (planned): its KV cache takes {} instead of {}", ctx,
-                                        format_bytes(kv), format_bytes(plan.kv_cache_bytes())));
-      return true;
-    }
-  }
-  return false;
+  const int64_t ctx = lo * kStep;
+  const size_t kv = plan.kv_cache_bytes() / static_cast<size_t>(plan.shape.ctx) * static_cast<size_t>(ctx);
+  plan.advice.push_back(fmt::format("--ctx {} fits (planned; the largest multiple of {} that does): its KV cache "
+                                    "takes {} instead of {}",
+                                    ctx, kStep, format_bytes(kv), format_bytes(plan.kv_cache_bytes())));
+  return true;
 }
 
 void advise(const GgufFile& file, const LlamaParams& p, const PlanRequest& req,

@@ -182,7 +182,18 @@ TEST(ModelPlan, WhatDoesNotFitSaysWhatWould) {
   for (const std::string& line : plan.advice) advice += line + "\n";
   EXPECT_NE(advice.find("gpu0 needs"), std::string::npos) << advice;
   EXPECT_NE(advice.find("--fit"), std::string::npos) << advice;
-  EXPECT_NE(advice.find("--ctx"), std::string::npos) << advice;
+  // The context it advises is the largest multiple of 256 that fits.
+  const size_t at = advice.find("--ctx ");
+  ASSERT_NE(at, std::string::npos) << advice;
+  const int64_t ctx = std::stoll(advice.substr(at + 6));
+  const auto fits_with = [&](int64_t c) {
+    PlanRequest r = req;
+    r.shape = {512, c - 512, c};
+    return plan_model(file, r, sims.backends({"gpu0", "CPU"})).fits;
+  };
+  EXPECT_EQ(ctx % 256, 0);
+  EXPECT_TRUE(fits_with(ctx));
+  EXPECT_FALSE(fits_with(ctx + 256));
 }
 
 // The tiny model with its file's weights on the CPU: the logits of a prompt against the float64
