@@ -81,6 +81,15 @@ class Writer {
     u32(8);
     str(v);
   }
+  // An array of `n` values of `type` (GGUF value type ids), each written by `item(i)`.
+  template <typename F>
+  void kv_array(const std::string& k, uint32_t type, int64_t n, F item) {
+    str(k);
+    u32(9);
+    u32(type);
+    u64(static_cast<uint64_t>(n));
+    for (int64_t i = 0; i < n; ++i) item(i);
+  }
   void pad(uint64_t alignment) {
     static const char zeros[64] = {};
     while (at_ % alignment != 0) raw(zeros, 1);
@@ -142,11 +151,40 @@ void write_data(Writer& w, const TensorInfo& t, uint64_t& state) {
   w.pad(32);
 }
 
+// A SentencePiece-style vocabulary of the model's size, so that other implementations (llama.cpp)
+// load the file too: <unk>, <s>, </s>, the 256 byte tokens, then fillers.
+std::string token_text(int64_t i) {
+  if (i == 0) return "<unk>";
+  if (i == 1) return "<s>";
+  if (i == 2) return "</s>";
+  if (i < 3 + 256) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "<0x%02X>", static_cast<unsigned>(i - 3));
+    return hex;
+  }
+  return "t" + std::to_string(i);
+}
+
+void write_vocabulary(Writer& w, int64_t vocab) {
+  w.kv_str("tokenizer.ggml.model", "llama");
+  w.kv_array("tokenizer.ggml.tokens", 8, vocab, [&](int64_t i) { w.str(token_text(i)); });
+  w.kv_array("tokenizer.ggml.scores", 6, vocab, [&](int64_t i) {
+    const float score = -static_cast<float>(i);
+    w.raw(&score, 4);
+  });
+  // 2 unknown, 3 control, 6 byte, 1 normal.
+  w.kv_array("tokenizer.ggml.token_type", 5, vocab, [&](int64_t i) {
+    w.u32(i == 0 ? 2u : i < 3 ? 3u : i < 3 + 256 ? 6u : 1u);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3 && argc != 9) {
-    std::fprintf(stderr, "usage: bk_make_model OUT.gguf f32|f16|q8_0|q4_0|q4_k [LAYERS EMBD FF HEADS KV_HEADS VOCAB]\n");
+    std::fprintf(
+        stderr,
+        "usage: bk_make_model OUT.gguf f32|f16|q8_0|q4_0|q4_k [LAYERS EMBD FF HEADS KV_HEADS VOCAB]\n");
     return 2;
   }
   const std::optional<bk::DType> type = bk::dtype_from_name(argv[2]);
@@ -161,9 +199,11 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 6; ++i) *fields[i] = std::atoll(argv[3 + i]);
   }
   if (s.layers < 1 || s.heads < 1 || s.kv_heads < 1 || s.embd % s.heads != 0 || s.heads % s.kv_heads != 0 ||
-      s.embd % 256 != 0 || s.ff % 256 != 0 || s.vocab < 1) {
-    std::fprintf(stderr, "bk_make_model: the shape must have embedding and feed-forward multiples of 256, "
-                         "heads dividing the embedding and KV heads dividing the heads\n");
+      s.embd % 256 != 0 || s.ff % 256 != 0 || s.vocab < 3 + 256) {
+    std::fprintf(stderr,
+                 "bk_make_model: the shape must have embedding and feed-forward multiples of 256, "
+                 "heads dividing the embedding, KV heads dividing the heads, and a vocabulary of at least "
+                 "259 (3 specials and 256 bytes)\n");
     return 2;
   }
   std::FILE* f = std::fopen(argv[1], "wb");
@@ -173,7 +213,7 @@ int main(int argc, char** argv) {
   w.raw("GGUF", 4);
   w.u32(3);
   w.u64(infos.size());
-  w.u64(10);
+  w.u64(14);
   w.kv_str("general.architecture", "llama");
   w.kv_str("general.name", std::string("bk-bench-") + argv[2]);
   w.kv_u32("llama.context_length", 4096);
@@ -184,6 +224,7 @@ int main(int argc, char** argv) {
   w.kv_u32("llama.attention.head_count_kv", static_cast<uint32_t>(s.kv_heads));
   w.kv_f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
   w.kv_u32("llama.vocab_size", static_cast<uint32_t>(s.vocab));
+  write_vocabulary(w, s.vocab);
   for (const TensorInfo& t : infos) {
     w.str(t.name);
     w.u32(t.ne1 == 1 ? 1 : 2);

@@ -3,6 +3,8 @@
 // or tests: the script compiles it against llama.cpp's public llama.h and static libraries.
 //
 //   llama-cpp-logits MODEL.gguf 1,260,300,42 OUT.json [threads=1]
+//   LLAMA_CPP_LOGITS_KV=f32      an F32 KV cache instead of F16 (bk's)
+//   LLAMA_CPP_LOGITS_VERBOSE=1   llama.cpp's info log on stderr (else warnings and errors only)
 //
 // Loads MODEL on the CPU only (no GPU layers, no op offload), makes a context with room for the
 // tokens (flash attention off, F16 KV cache as bk's), evaluates the token ids in ONE batch at
@@ -92,7 +94,8 @@ int main(int argc, char** argv) {
   const llama_vocab* vocab = llama_model_get_vocab(model);
   const int32_t n_vocab = llama_vocab_n_tokens(vocab);
   for (const llama_token t : tokens) {
-    if (t >= n_vocab) die("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(n_vocab));
+    if (t >= n_vocab)
+      die("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(n_vocab));
   }
 
   llama_context_params cp = llama_context_default_params();
@@ -103,8 +106,12 @@ int main(int argc, char** argv) {
   cp.n_threads = threads;
   cp.n_threads_batch = threads;
   cp.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
-  cp.type_k = GGML_TYPE_F16;
-  cp.type_v = GGML_TYPE_F16;
+  // bk's KV cache is F16; LLAMA_CPP_LOGITS_KV=f32 makes llama.cpp's F32 instead (to see how much
+  // of a difference the cache's precision makes on llama.cpp's own side).
+  const char* kv = std::getenv("LLAMA_CPP_LOGITS_KV");
+  const bool kv_f32 = kv != nullptr && std::strcmp(kv, "f32") == 0;
+  cp.type_k = kv_f32 ? GGML_TYPE_F32 : GGML_TYPE_F16;
+  cp.type_v = kv_f32 ? GGML_TYPE_F32 : GGML_TYPE_F16;
   cp.offload_kqv = false;
   cp.op_offload = false;
   cp.no_perf = true;
@@ -120,7 +127,8 @@ int main(int argc, char** argv) {
     batch.seq_id[i][0] = 0;
     batch.logits[i] = 1;
   }
-  if (const int32_t rc = llama_decode(ctx, batch); rc != 0) die("llama_decode returned " + std::to_string(rc));
+  if (const int32_t rc = llama_decode(ctx, batch); rc != 0)
+    die("llama_decode returned " + std::to_string(rc));
 
   FILE* out = std::fopen(out_path, "w");
   if (out == nullptr) die(std::string("cannot write ") + out_path);
@@ -129,9 +137,10 @@ int main(int argc, char** argv) {
   std::fprintf(out, "{\n  \"schema\": \"llama.cpp.logits\",\n");
   std::fprintf(out, "  \"ggml_version\": %s,\n  \"ggml_commit\": %s,\n", json_string(ggml_version()).c_str(),
                json_string(ggml_commit()).c_str());
-  std::fprintf(out, "  \"model\": {\"file\": %s, \"desc\": %s, \"vocab\": %d},\n", json_string(model_path).c_str(),
-               json_string(desc).c_str(), n_vocab);
-  std::fprintf(out, "  \"device\": \"CPU\",\n  \"threads\": %d,\n  \"tokens\": [", threads);
+  std::fprintf(out, "  \"model\": {\"file\": %s, \"desc\": %s, \"vocab\": %d},\n",
+               json_string(model_path).c_str(), json_string(desc).c_str(), n_vocab);
+  std::fprintf(out, "  \"device\": \"CPU\",\n  \"threads\": %d,\n  \"kv_type\": \"%s\",\n  \"tokens\": [",
+               threads, kv_f32 ? "f32" : "f16");
   for (int32_t i = 0; i < n; ++i) std::fprintf(out, "%s%d", i ? ", " : "", tokens[static_cast<size_t>(i)]);
   std::fprintf(out, "],\n  \"positions\": [\n");
   for (int32_t i = 0; i < n; ++i) {
@@ -151,7 +160,8 @@ int main(int argc, char** argv) {
   }
   std::fprintf(out, "  ]\n}\n");
   if (std::fclose(out) != 0) die(std::string("error writing ") + out_path);
-  std::fprintf(stderr, "llama-cpp-logits: wrote the logits of %d positions (vocab %d) to %s\n", n, n_vocab, out_path);
+  std::fprintf(stderr, "llama-cpp-logits: wrote the logits of %d positions (vocab %d) to %s\n", n, n_vocab,
+               out_path);
 
   llama_batch_free(batch);
   llama_free(ctx);

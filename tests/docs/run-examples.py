@@ -6,8 +6,8 @@ that starts with `bkctl ` or `build/bin/bkctl `, optionally after VAR=value assi
 synopsis line the optional parts in [brackets] are left out and the description after three or
 more spaces is dropped; a trailing `# comment` may state the exit code ("exit N"), else 0 is
 expected. Each page runs in its own temporary directory (its examples in page order, so one may
-write a file the next reads), with docs/ copied in and build/ linked to BUILD_DIR, bkctl first on
-PATH. docs/ci.md is left to run-ci-md.py, which also runs its CI recipes; docs/performance.md
+write a file the next reads), with docs/ copied in, build/ linked to BUILD_DIR and tests/data/
+linked (the model fixtures the examples plan and run), bkctl first on PATH. docs/ci.md is left to run-ci-md.py, which also runs its CI recipes; docs/performance.md
 is a log of commands as they ran on the machines measured (the H200 among them), not
 instructions, and is not run.
 
@@ -102,6 +102,8 @@ def run_page(page, build, env, cuda):
     try:
         shutil.copytree(os.path.join(ROOT, "docs"), os.path.join(work, "docs"))
         os.symlink(build, os.path.join(work, "build"))
+        os.makedirs(os.path.join(work, "tests"))
+        os.symlink(os.path.join(ROOT, "tests", "data"), os.path.join(work, "tests", "data"))
         for command, stated, inline in examples(text):
             codes, why = accepted(command, stated, inline, cuda)
             print(f"== {os.path.relpath(page, ROOT)}: {command}  (exit {sorted(codes)}{': ' + why if why else ''})",
