@@ -306,6 +306,28 @@ TEST_P(CpuTier, QuantizedMulMatMatchesDecodedWeights) {
   EXPECT_LT(quant_mul_mat_nmse(GetParam(), DType::Q4_0, 300, 33, 64), 1e-8) << "two panels, the GEMM";
 }
 
+// A NaN activation reaches every result of its column: the 16-bit quantization must not turn
+// it into a number.
+TEST_P(CpuTier, QuantizedMulMatPropagatesNaN) {
+  const int64_t m = 5, n = 2, k = 64;
+  GraphBuilder g;
+  Tensor& w = g.weight(DType::Q4_0, {k, m, 1, 1}, "w");
+  Tensor& x = g.input(DType::F32, {k, n, 1, 1}, "x");
+  Tensor& r = ops::mul_mat(g, w, x);
+  Graph graph = g.build({&r});
+  test::CpuGraph placed(graph);
+  const auto wv = random_floats(static_cast<size_t>(k * m), -1, 1, 51);
+  quantize_row(DType::Q4_0, wv.data(), w.data, k * m);
+  for (int64_t i = 0; i < k * n; ++i) test::CpuGraph::set(x, i, i == 40 ? std::nan("") : 0.5);
+  auto backend = test::cpu_device().init_backend();
+  dynamic_cast<CpuBackend&>(*backend).set_isa(GetParam());
+  backend->compute(graph);
+  for (int64_t i = 0; i < m; ++i) {
+    EXPECT_TRUE(std::isnan(test::CpuGraph::get(r, i))) << "row " << i;
+    EXPECT_TRUE(std::isfinite(test::CpuGraph::get(r, m + i))) << "row " << i;
+  }
+}
+
 // The fused entries themselves, on this tier, agree with the portable ones on the same quantized
 // X (the same integers; only the order of float additions differs), with padded strides.
 TEST_P(CpuTier, QuantizedGemvEntriesMatchPortable) {

@@ -86,8 +86,9 @@ enum class QuantType : int { q8_0 = 0, q4_0 = 1, q4_k = 2, q6_k = 3 };
 inline constexpr int kQuantTypeCount = 4;
 
 // 32 consecutive activations of one X row as x[i] ~ d * q[i]: d = max|x| / 32767 (0 for an
-// all-zero block), q rounded to nearest in [-32767, 32767]; sum = d * (q[0] + ... + q[31]), which
-// q4_k's minimums multiply. An X row of k elements is k / 32 blocks.
+// all-zero block, NaN for one with a NaN or infinity), q rounded to nearest in [-32767, 32767];
+// sum = d * (q[0] + ... + q[31]), which q4_k's minimums multiply. An X row of k elements is
+// k / 32 blocks.
 inline constexpr int64_t kXBlock = 32;
 struct XBlock16 {
   int16_t q[32];

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 #include "devices/cpu/kernels/row_io.h"
 
@@ -33,10 +35,20 @@ void cpu_quantize_x16(const float* x, int64_t k, XBlock16* out) noexcept {
   constexpr float kMax = 32767.0f;
   for (int64_t b = 0; b < k / kXBlock; ++b, x += kXBlock) {
     float amax = 0.0f;
-    for (int64_t i = 0; i < kXBlock; ++i) amax = std::max(amax, std::fabs(x[i]));
+    bool finite = true;
+    for (int64_t i = 0; i < kXBlock; ++i) {
+      amax = std::max(amax, std::fabs(x[i]));
+      finite = finite && std::isfinite(x[i]);
+    }
     XBlock16& o = out[b];
+    if (!finite) {  // a NaN or infinity must not vanish into the integers: the block's sums are NaN
+      std::fill(std::begin(o.q), std::end(o.q), int16_t{0});
+      o.d = o.sum = std::numeric_limits<float>::quiet_NaN();
+      continue;
+    }
     o.d = amax / kMax;
-    const float inv = amax > 0.0f ? kMax / amax : 0.0f;
+    // In double: 32767 / amax overflows float for blocks below ~1e-34.
+    const double inv = amax > 0.0f ? double{kMax} / amax : 0.0;
     int32_t sum = 0;
     for (int64_t i = 0; i < kXBlock; ++i) {
       const long q = std::clamp(std::lrint(x[i] * inv), -32767L, 32767L);
