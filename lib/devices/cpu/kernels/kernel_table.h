@@ -87,13 +87,13 @@ inline constexpr int kQuantTypeCount = 4;
 
 // 32 consecutive activations of one X row as x[i] ~ d * q[i]: d = max|x| / 32767 (0 for an
 // all-zero block, NaN for one with a NaN or infinity), q rounded to nearest in [-32767, 32767];
-// sum = d * (q[0] + ... + q[31]), which q4_k's minimums multiply. An X row of k elements is
-// k / 32 blocks.
+// qsum = q[0] + ... + q[31], which q4_0's offset and q4_k's minimums multiply. An X row of k
+// elements is k / 32 blocks.
 inline constexpr int64_t kXBlock = 32;
 struct XBlock16 {
   int16_t q[32];
   float d;
-  float sum;
+  int32_t qsum;
 };
 
 // C[i][j] = dot(X row i, W row j) for i < n, j < m over k elements (a multiple of the weight

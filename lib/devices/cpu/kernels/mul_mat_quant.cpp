@@ -41,9 +41,10 @@ void cpu_quantize_x16(const float* x, int64_t k, XBlock16* out) noexcept {
       finite = finite && std::isfinite(x[i]);
     }
     XBlock16& o = out[b];
-    if (!finite) {  // a NaN or infinity must not vanish into the integers: the block's sums are NaN
+    if (!finite) {  // a NaN or infinity must not vanish into the integers: the block's scale is NaN
       std::fill(std::begin(o.q), std::end(o.q), int16_t{0});
-      o.d = o.sum = std::numeric_limits<float>::quiet_NaN();
+      o.d = std::numeric_limits<float>::quiet_NaN();
+      o.qsum = 0;
       continue;
     }
     o.d = amax / kMax;
@@ -55,7 +56,7 @@ void cpu_quantize_x16(const float* x, int64_t k, XBlock16* out) noexcept {
       o.q[i] = static_cast<int16_t>(q);
       sum += static_cast<int32_t>(q);
     }
-    o.sum = o.d * static_cast<float>(sum);
+    o.qsum = sum;
   }
 }
 

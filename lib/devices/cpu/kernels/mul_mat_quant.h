@@ -30,8 +30,8 @@ size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, std::byte* work);
 
 // One X row of k floats (a multiple of 32) as k / 32 blocks: d = max|x| / 32767 per block, q the
-// nearest integer to x / d; a block holding a NaN or infinity gets d = sum = NaN, so that the
-// dot products it enters are NaN. The same on every tier, so the tiers' results differ only in the
+// nearest integer to x / d; a block holding a NaN or infinity gets d = NaN, so that the dot
+// products it enters are NaN. The same on every tier, so the tiers' results differ only in the
 // order of their float additions.
 void cpu_quantize_x16(const float* x, int64_t k, XBlock16* out) noexcept;
 

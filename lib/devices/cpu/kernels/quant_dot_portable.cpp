@@ -69,7 +69,7 @@ float row_q4_k(const uint8_t* w, const XBlock16* x, int64_t k) {
       int scale = 0, min = 0;
       k4_group(w + 4, g, scale, min);
       sum += d * static_cast<float>(scale) * x[g].d * static_cast<float>(dot) -
-             dmin * static_cast<float>(min) * x[g].sum;
+             dmin * static_cast<float>(min) * x[g].d * static_cast<float>(x[g].qsum);
     }
   }
   return sum;
