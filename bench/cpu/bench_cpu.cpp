@@ -66,7 +66,7 @@ void quant_decode_rows(int threads, int reps, double triad_gbps) {
   };
   for (const Type& t : {Type{3, "q8_0", 34.0 / 32}, Type{4, "q4_0", 18.0 / 32}, Type{5, "q4_k", 144.0 / 256},
                         Type{6, "q6_k", 210.0 / 256}}) {
-    for (int64_t n : {1, 2, 4, 8, 16}) {
+    for (int64_t n : {1, 2, 4, 8, 16, 32}) {
       const double bytes = 4096.0 * 4096.0 * t.bytes_per_weight;
       const double gbps = bytes / bk_mul_mat_seconds(t.wtype, 4096, n, 4096, threads, reps) / 1e9;
       char what[64];
