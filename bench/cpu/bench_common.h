@@ -23,7 +23,8 @@ inline double median_seconds(int reps, const std::function<void()>& f) {
   return times[times.size() / 2];
 }
 
-// Our mul_mat, m x n x k with the given weight dtype (0 f32, 1 f16, 2 bf16): median seconds.
+// Our mul_mat, m x n x k with the given weight dtype (0 f32, 1 f16, 2 bf16, 3 q8_0, 4 q4_0,
+// 5 q4_k, 6 q6_k): median seconds.
 double bk_mul_mat_seconds(int wtype, int64_t m, int64_t n, int64_t k, int threads, int reps);
 // Our f32 peak-arithmetic kernel (Backend::run_peak_kernel) on `threads` threads: GFLOP/s.
 double bk_peak_f32_gflops(int threads, int reps);

@@ -55,6 +55,28 @@ void decode_rows(int threads, int reps, double triad_gbps, double peak_gflops) {
   }
 }
 
+// Decode with quantized weights (issue 24's CPU criterion): the weight bytes read per second,
+// as stored (q8_0 34 bytes per 32 weights, q4_0 18 per 32, q4_k 144 per 256, q6_k 210 per 256),
+// next to STREAM triad. The 4096 x 4096 weights are 9-18 MB, past most L2s but not every L3.
+void quant_decode_rows(int threads, int reps, double triad_gbps) {
+  struct Type {
+    int wtype;
+    const char* name;
+    double bytes_per_weight;
+  };
+  for (const Type& t : {Type{3, "q8_0", 34.0 / 32}, Type{4, "q4_0", 18.0 / 32}, Type{5, "q4_k", 144.0 / 256},
+                        Type{6, "q6_k", 210.0 / 256}}) {
+    for (int64_t n : {1, 2, 4, 8, 16, 32}) {
+      const double bytes = 4096.0 * 4096.0 * t.bytes_per_weight;
+      const double gbps = bytes / bk_mul_mat_seconds(t.wtype, 4096, n, 4096, threads, reps) / 1e9;
+      char what[64];
+      std::snprintf(what, sizeof what, "mul_mat %s 4096x%lldx4096 (weight GB/s)", t.name,
+                    static_cast<long long>(n));
+      row(what, "", gbps, triad_gbps, "STREAM triad");
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +98,7 @@ int main(int argc, char** argv) {
               "---------------", "--------------------------", "-------");
   gemm_rows(threads, reps);
   decode_rows(threads, reps, triad, peak);
+  quant_decode_rows(threads, reps, triad);
   row("add f32 64M (GB/s, 3 x 4 B per element)", "",
       12.0 * static_cast<double>(n) / bk_add_seconds(n, threads, reps) / 1e9, triad, "STREAM triad");
   row("cpy f32 64M (GB/s, 2 x 4 B per element)", "",

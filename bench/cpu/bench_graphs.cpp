@@ -7,6 +7,7 @@
 #include "bk/cpu.h"
 #include "bk/graph.h"
 #include "bk/ops.h"
+#include "bk/quant.h"
 #include "devices/cpu/cpu_backend.h"
 
 namespace bkbench {
@@ -38,7 +39,7 @@ double time_graph(bk::Graph& graph, int threads, int reps) {
   for (bk::Tensor* leaf : graph.leafs()) {
     std::vector<float> v(static_cast<size_t>(leaf->nelements()));
     for (float& x : v) x = d(rng);
-    bk::convert(bk::DType::F32, v.data(), leaf->type, leaf->data, v.size());
+    bk::quantize_row(leaf->type, v.data(), leaf->data, leaf->nelements());  // converts plain types
   }
   auto backend = cpu().init_backend();
   bk::cpu_set_threads(*backend, threads);
@@ -48,7 +49,8 @@ double time_graph(bk::Graph& graph, int threads, int reps) {
 }  // namespace
 
 double bk_mul_mat_seconds(int wtype, int64_t m, int64_t n, int64_t k, int threads, int reps) {
-  const bk::DType types[] = {bk::DType::F32, bk::DType::F16, bk::DType::BF16};
+  const bk::DType types[] = {bk::DType::F32,  bk::DType::F16,  bk::DType::BF16, bk::DType::Q8_0,
+                             bk::DType::Q4_0, bk::DType::Q4_K, bk::DType::Q6_K};
   bk::GraphBuilder g;
   bk::Tensor& r = bk::ops::mul_mat(g, g.weight(types[wtype], {k, m, 1, 1}, "w"),
                                    g.input(bk::DType::F32, {k, n, 1, 1}, "x"));

@@ -13,9 +13,11 @@
 
 #include "bk/dtype.h"
 #include "bk/ops.h"
+#include "bk/quant.h"
 #include "cpu_graph_util.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/kernels/dispatch.h"
+#include "devices/cpu/kernels/mul_mat_quant.h"
 
 namespace bk {
 namespace {
@@ -245,6 +247,116 @@ TEST_P(CpuTier, PackedGemvMatchesDoubleAtEveryColumnCount) {
           for (size_t j = m; j < ldc; ++j) {  // the gaps between C's rows are not written
             ASSERT_TRUE(std::isnan(c[i * ldc + j])) << where();
           }
+        }
+      }
+    }
+  }
+}
+
+// Quantized weights through the backend on this tier: W encoded from random floats, the
+// reference the double-precision product of the decoded W (dequantize_row) and the f32 X. The
+// fused kernels (1-8 columns) quantize X to 16 bits, which costs ~1e-10 of NMSE; 1e-8 still
+// fails any decoding mistake (a wrong scale, nibble or offset is an error of order 1). Wider X
+// takes the decoded panels and the GEMM.
+double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k) {
+  GraphBuilder g;
+  Tensor& w = g.weight(wtype, {k, m, 1, 1}, "w");
+  Tensor& x = g.input(DType::F32, {k, n, 1, 1}, "x");
+  Tensor& r = ops::mul_mat(g, w, x);
+  Graph graph = g.build({&r});
+  test::CpuGraph placed(graph);
+  const auto wv = random_floats(static_cast<size_t>(k * m), -1, 1, 31),
+             xv = random_floats(static_cast<size_t>(k * n), -1, 1, 32);
+  quantize_row(wtype, wv.data(), w.data, k * m);
+  std::vector<float> decoded(static_cast<size_t>(k * m));
+  dequantize_row(wtype, w.data, decoded.data(), k * m);
+  for (int64_t i = 0; i < k * n; ++i) test::CpuGraph::set(x, i, xv[static_cast<size_t>(i)]);
+  auto backend = test::cpu_device().init_backend();
+  auto& cpu = dynamic_cast<CpuBackend&>(*backend);
+  cpu.set_isa(isa);
+  cpu.set_threads(2);
+  backend->compute(graph);
+  double err = 0, norm = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < m; ++i) {
+      double want = 0;
+      for (int64_t t = 0; t < k; ++t)
+        want += double{decoded[static_cast<size_t>(i * k + t)]} * xv[static_cast<size_t>(j * k + t)];
+      const double got = test::CpuGraph::get(r, j * m + i);
+      if (!std::isfinite(got)) return std::numeric_limits<double>::infinity();  // unwritten
+      err += (got - want) * (got - want);
+      norm += want * want;
+    }
+  }
+  return err / norm;
+}
+
+// Every weight type; rows past the 64-row tasks and the 256-row panels; k with an odd number of
+// the kernels' units (the avx2 loop takes two at a time); each column count the avx2 kernels
+// group differently (1-4, 5 = 4 + 1, 8), and past 8 the panels with the f32 dot path (13, 32)
+// and the GEMM (40).
+TEST_P(CpuTier, QuantizedMulMatMatchesDecodedWeights) {
+  for (DType wt : {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K}) {
+    const int64_t k = dtype_block(wt) == 256 ? 768 : 224;  // 3 super blocks, 7 blocks
+    for (int64_t n : {1, 2, 3, 4, 5, 8, 13, 32, 40}) {
+      const int64_t m = n <= 32 ? 300 : 70;
+      EXPECT_LT(quant_mul_mat_nmse(GetParam(), wt, m, n, k), 1e-8)
+          << cpu_isa_name(GetParam()) << " " << dtype_name(wt) << " " << m << "x" << n << "x" << k;
+    }
+  }
+  EXPECT_LT(quant_mul_mat_nmse(GetParam(), DType::Q4_0, 300, 33, 64), 1e-8) << "two panels, the GEMM";
+}
+
+// A NaN activation reaches every result of its column: the 16-bit quantization must not turn
+// it into a number.
+TEST_P(CpuTier, QuantizedMulMatPropagatesNaN) {
+  const int64_t m = 5, n = 2, k = 64;
+  GraphBuilder g;
+  Tensor& w = g.weight(DType::Q4_0, {k, m, 1, 1}, "w");
+  Tensor& x = g.input(DType::F32, {k, n, 1, 1}, "x");
+  Tensor& r = ops::mul_mat(g, w, x);
+  Graph graph = g.build({&r});
+  test::CpuGraph placed(graph);
+  const auto wv = random_floats(static_cast<size_t>(k * m), -1, 1, 51);
+  quantize_row(DType::Q4_0, wv.data(), w.data, k * m);
+  for (int64_t i = 0; i < k * n; ++i) test::CpuGraph::set(x, i, i == 40 ? std::nan("") : 0.5);
+  auto backend = test::cpu_device().init_backend();
+  dynamic_cast<CpuBackend&>(*backend).set_isa(GetParam());
+  backend->compute(graph);
+  for (int64_t i = 0; i < m; ++i) {
+    EXPECT_TRUE(std::isnan(test::CpuGraph::get(r, i))) << "row " << i;
+    EXPECT_TRUE(std::isfinite(test::CpuGraph::get(r, m + i))) << "row " << i;
+  }
+}
+
+// The fused entries themselves, on this tier, agree with the portable ones on the same quantized
+// X (the same integers; only the order of float additions differs), with padded strides.
+TEST_P(CpuTier, QuantizedGemvEntriesMatchPortable) {
+  const int64_t m = 19, n = 6, depth = 512, w_pad = 7, x_pad = 3, ldc = m + 2;
+  const auto xv = random_floats(static_cast<size_t>(n * depth), -2, 2, 41);
+  std::vector<XBlock16> xq(static_cast<size_t>(n * (depth / kXBlock + x_pad)));
+  for (int64_t i = 0; i < n; ++i)
+    cpu_quantize_x16(xv.data() + i * depth, depth, xq.data() + i * (depth / kXBlock + x_pad));
+  const DType types[] = {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K};
+  for (int t = 0; t < kQuantTypeCount; ++t) {
+    const size_t row_bytes =
+        static_cast<size_t>(depth / dtype_block(types[t])) * dtype_size(types[t]) + w_pad;
+    const auto wv = random_floats(static_cast<size_t>(m * depth), -1, 1, 42);
+    std::vector<uint8_t> w(static_cast<size_t>(m) * row_bytes);
+    for (int64_t j = 0; j < m; ++j)
+      quantize_row(types[t], wv.data() + j * depth, w.data() + j * row_bytes, depth);
+    std::vector<float> got(static_cast<size_t>(n * ldc), std::numeric_limits<float>::quiet_NaN()), want = got;
+    k().gemv_quant[t](w.data(), row_bytes, m, xq.data(), depth / kXBlock + x_pad, n, depth, got.data(), ldc);
+    portable().gemv_quant[t](w.data(), row_bytes, m, xq.data(), depth / kXBlock + x_pad, n, depth,
+                             want.data(), ldc);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < ldc; ++j) {
+        const float a = got[static_cast<size_t>(i * ldc + j)], b = want[static_cast<size_t>(i * ldc + j)];
+        if (j >= m) {
+          EXPECT_TRUE(std::isnan(a)) << "wrote past row " << m;  // C's gaps stay as they were
+        } else {
+          EXPECT_NEAR(a, b, 1e-4f * (1.0f + std::fabs(b)))
+              << dtype_name(types[t]) << " column " << i << " row " << j;
         }
       }
     }

@@ -45,13 +45,17 @@ std::array<CpuKernels, kCpuIsaCount> build_tables() {
   std::array<CpuKernels, kCpuIsaCount> tables{};
   cpu_fill_vec_portable(tables[0]);
   cpu_fill_matmul_portable(tables[0]);
+  cpu_fill_quant_dot_portable(tables[0]);
   tables[0].isa = CpuIsa::portable;
 #if defined(BK_CPU_X86_TIERS)
   cpu_fill_vec_avx2(tables[1]);
   cpu_fill_matmul_avx2(tables[1]);
+  cpu_fill_quant_dot_avx2(tables[1]);
   tables[1].isa = CpuIsa::avx2;
   cpu_fill_vec_avx2(tables[2]);  // AVX-512 CPUs run the avx2 vector loops; the matmul tile is wider
   cpu_fill_matmul_avx512(tables[2]);
+  // The quantized dot products too: their integer steps are 32 bytes wide, as the blocks are.
+  cpu_fill_quant_dot_avx2(tables[2]);
   cpu_fill_peak_avx512_ext(tables[2], cpu_features().avx512_bf16, cpu_features().avx512_fp16);
   tables[2].isa = CpuIsa::avx512;
   tables[3] = tables[2];

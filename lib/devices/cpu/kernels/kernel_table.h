@@ -76,6 +76,32 @@ struct GemvPackedFns {
                    int phases, float* c, int64_t ldc);
 };
 
+// Quantized weights (ggml's q8_0, q4_0, q4_k, q6_k blocks, bk/quant.h) times activations
+// quantized to 16 bits: the fused decode-and-dot path for few columns. The weights are never
+// written out as floats; each block is decoded in registers and multiplied in integers. 16-bit
+// activations (not ggml's 8) keep the rounding ~2^-16 of a block's largest value, far inside
+// the conformance limit even for a single dot product that cancels (8 bits measured NMSE up to
+// 4e-4 there, over the 1e-4 limit of probe/verify/limits.h).
+enum class QuantType : int { q8_0 = 0, q4_0 = 1, q4_k = 2, q6_k = 3 };
+inline constexpr int kQuantTypeCount = 4;
+
+// 32 consecutive activations of one X row as x[i] ~ d * q[i]: d = max|x| / 32767 (0 for an
+// all-zero block, NaN for one with a NaN or infinity), q rounded to nearest in [-32767, 32767];
+// qsum = q[0] + ... + q[31], which q4_0's offset and q4_k's minimums multiply. An X row of k
+// elements is k / 32 blocks.
+inline constexpr int64_t kXBlock = 32;
+struct XBlock16 {
+  int16_t q[32];
+  float d;
+  int32_t qsum;
+};
+
+// C[i][j] = dot(X row i, W row j) for i < n, j < m over k elements (a multiple of the weight
+// type's block), X row i being the blocks at x + i * x_stride (stride in blocks), W rows
+// w_stride bytes apart. One entry per QuantType.
+using GemvQuantFn = void (*)(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride,
+                             int64_t n, int64_t k, float* c, int64_t ldc);
+
 // The AMX path for bf16 weights (tier amx only; null elsewhere). Packed in 16-row panels of
 // kt = ceil(k / 32) tiles of 512 uint16 each, zero-padded past the matrix edges (rows and k):
 // an X panel tile t is [16 rows][32 k] bf16 (row stride 64 bytes), a W panel tile t is the
@@ -128,15 +154,16 @@ struct CpuKernels {
   GemmFns gemm;
   GemvFn gemv[kWeightTypeCount];
   GemvPackedFns gemv_packed;
+  GemvQuantFn gemv_quant[kQuantTypeCount];
   AmxFns amx;
   // f32 is always set; bf16 and f16 only where the tier and CPU have such arithmetic (run null).
   PeakFn peak_f32, peak_bf16, peak_f16;
 };
 
 // Filled by the tier units, into value-initialised tables. Each fills every field it owns: the
-// vec and matmul fills everything but gemv_packed, amx, peak_bf16 and peak_f16, which stay null
-// unless the avx512 packed gemv fill (gemv_packed), the amx fill (amx, peak_bf16) or the avx512
-// extension fill below sets them.
+// vec and matmul fills everything but gemv_packed, gemv_quant, amx, peak_bf16 and peak_f16, which
+// stay null unless the avx512 packed gemv fill (gemv_packed), the quant_dot fills (gemv_quant,
+// every tier), the amx fill (amx, peak_bf16) or the avx512 extension fill below sets them.
 void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
@@ -145,6 +172,8 @@ void cpu_fill_matmul_avx512(CpuKernels& t);
 void cpu_fill_gemv_avx512(CpuKernels& t);         // its gemv entries; called by cpu_fill_matmul_avx512
 void cpu_fill_gemv_packed_avx512(CpuKernels& t);  // its gemv_packed; called by cpu_fill_matmul_avx512
 void cpu_fill_matmul_amx(CpuKernels& t);
+void cpu_fill_quant_dot_portable(CpuKernels& t);  // gemv_quant
+void cpu_fill_quant_dot_avx2(CpuKernels& t);      // gemv_quant, for the avx2 and avx512 tiers
 // The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
 // only when the flag says the CPU has the feature.
 void cpu_fill_peak_avx512_ext(CpuKernels& t, bool avx512_bf16, bool avx512_fp16);

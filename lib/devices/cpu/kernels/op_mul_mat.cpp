@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // mul_mat: batches (with weight broadcasting over dims 2-3), gathers of strided operands into
 // contiguous f32 rows, and the choice between the dot-product path (few columns: streams W once)
-// and the packed, blocked GEMM (mul_mat_gemm.h). Quantized weights are decoded to f32 a panel of
-// rows at a time and each panel runs the same paths.
+// and the packed, blocked GEMM (mul_mat_gemm.h). Quantized weights take the fused decode-and-dot
+// kernels at few columns (mul_mat_quant.h); wider, they are decoded to f32 a panel of rows at a
+// time and each panel runs the same paths.
 #include <algorithm>
 
 #include "devices/cpu/kernels/mul_mat_amx.h"
 #include "devices/cpu/kernels/mul_mat_gemm.h"
+#include "devices/cpu/kernels/mul_mat_quant.h"
 #include "devices/cpu/kernels/op_kernels.h"
 #include "devices/cpu/kernels/row_io.h"
 
@@ -58,26 +60,29 @@ WeightType weight_type(DType t) {
 // Where the work buffer's parts go, and which path runs.
 struct MulMatLayout {
   bool gather_w = false;      // w's rows are strided: copied to contiguous f32 first
-  bool quant_panels = false;  // w is quantized: decoded panel by panel to f32 at w_offset
+  bool quant_dot = false;     // w is quantized, few columns: the fused kernels, x quantized at xq_offset
+  bool quant_panels = false;  // w is quantized, more columns: decoded panel by panel to f32 at w_offset
   bool gather_x = false;
   int phases = 0;      // x is packed for gemv_packed with these phases (kernel_table.h), not padded
   bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
   bool gemm = false;
   bool amx = false;  // the gemm runs on AMX tiles (bf16 weights, tier amx)
-  size_t w_offset = 0, x_offset = 0, xt_offset = 0, gemm_offset = 0, total = 0;
+  size_t w_offset = 0, x_offset = 0, xt_offset = 0, xq_offset = 0, gemm_offset = 0, total = 0;
 };
 
 MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   const Tensor& w = *node.src[0];
   const Tensor& x = *node.src[1];
   MulMatLayout l;
-  l.quant_panels = is_quantized(w.type);
-  l.gather_w = !l.quant_panels && w.nb[0] != dtype_size(w.type);
+  l.quant_dot = cpu_quant_dot_applies(w, x);
+  l.quant_panels = is_quantized(w.type) && !l.quant_dot;
+  l.gather_w = !is_quantized(w.type) && w.nb[0] != dtype_size(w.type);
   const bool f32_w = w.type == DType::F32 || l.quant_panels;  // what the kernels see
   const int64_t w_rows = l.quant_panels ? std::min(kQuantPanelRows, w.ne[1]) : w.ne[1];
   l.gemm = x.ne[1] > kGemvMaxColumns;
-  if (!l.gemm && f32_w && k.gemv_packed.pack != nullptr) l.phases = packed_phases(x.ne[1]);
-  l.pad_x = !l.gemm && l.phases == 0 && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
+  const bool f32_dot = !l.gemm && !l.quant_dot;  // the f32 kernels' dot path
+  if (f32_dot && f32_w && k.gemv_packed.pack != nullptr) l.phases = packed_phases(x.ne[1]);
+  l.pad_x = f32_dot && l.phases == 0 && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
   l.amx = l.gemm && !l.gather_w && !l.quant_panels && cpu_amx_applies(k, weight_type(w.type));
   if (l.gather_w || l.quant_panels) {
@@ -88,6 +93,10 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
     l.x_offset = l.total;
     const int64_t row = l.pad_x ? padded_x_stride(x.ne[0]) : x.ne[0];
     l.total += align_up(static_cast<size_t>(x.nrows() * row) * sizeof(float));
+  }
+  if (l.quant_dot) {
+    l.xq_offset = l.total;
+    l.total += cpu_quant_dot_work_size(x);
   }
   if (l.phases != 0) {
     l.xt_offset = l.total;
@@ -234,6 +243,10 @@ void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
                               : x0;
   float* xt = !l.gemm && l.phases != 0 ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
   if (xt != nullptr) pack_x(ctx, x, l.phases, xt);
+  if (l.quant_dot) {
+    cpu_quant_dot(ctx, node, w0, x, ctx.work() + l.xq_offset);
+    return;
+  }
   if (l.quant_panels) {
     multiply_by_panels(ctx, l, node, w0, x, xt);
     return;
