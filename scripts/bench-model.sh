@@ -11,8 +11,12 @@
 # token embedding, of which it reads one row), their product in GB/s and its ratio to the
 # bandwidth, and pp tokens/s with the GFLOP/s it means.
 #
+# With BK_LLAMA_BENCH=path/to/llama-bench (llama.cpp's, e.g. built by scripts/compare-llama-cpp.sh's
+# tree with -DLLAMA_BUILD_TOOLS=ON), it also runs llama-bench on the same files with the same
+# sizes and thread count (BK_THREADS, default all cores), and prints bk / llama.cpp ratios.
+#
 #   scripts/bench-model.sh [DEVICE=CPU] [TYPES=q4_0,q8_0,q4_k]
-#   BK_MODEL_DIR=/tmp/bk-models   BK_PP=512 BK_TG=128   BK_BUDGET=2s
+#   BK_MODEL_DIR=/tmp/bk-models   BK_PP=512 BK_TG=128   BK_BUDGET=2s   BK_THREADS=$(nproc)
 # Takes about 2 minutes per model on a 2-core host (most of it pp512), after a Release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +26,8 @@ dir=${BK_MODEL_DIR:-/tmp/bk-models}
 pp=${BK_PP:-512}
 tg=${BK_TG:-128}
 budget=${BK_BUDGET:-2s}
+threads=${BK_THREADS:-$(nproc)}
+llama_bench=${BK_LLAMA_BENCH:-}
 
 scripts/bootstrap.sh
 cmake --build build -j"$(nproc)" --target bk_make_model >/dev/null
@@ -34,7 +40,10 @@ for type in ${types//,/ }; do
   model="$dir/bench-$type.gguf"
   [ -s "$model" ] || build/bin/bk_make_model "$model" "$type"
   build/bin/bkctl bench --device "$device" --model "$model" --pp "$pp" --tg "$tg" --budget "$budget" \
-    --warmup 1 --json >"$out/model-$type.json"
+    --warmup 1 --threads "$threads" --json >"$out/model-$type.json"
+  if [ -n "$llama_bench" ]; then
+    "$llama_bench" -m "$model" -p "$pp" -n "$tg" -t "$threads" -r 3 -o json >"$out/llama-$type.json" 2>/dev/null
+  fi
 done
 
 echo "bench-model: $device, $(uptime | sed 's/.*load/load/')"
@@ -92,7 +101,8 @@ def test(path, op):
 bw = test(os.path.join(out, "bandwidth.json"), "add")
 bandwidth = bw["median"] if bw and bw["status"] == "ok" else float("nan")
 print(f"bandwidth (add, a = b + c, 64 MiB arrays): {bandwidth:.1f} GB/s")
-print(f"{'model':8} {'tg tok/s':>9} {'MB/token':>9} {'GB/s':>7} {'x bw':>6} {'pp tok/s':>9} {'GFLOP/s':>8}")
+print(f"{'model':8} {'tg tok/s':>9} {'MB/token':>9} {'GB/s':>7} {'x bw':>6} {'pp tok/s':>9} {'GFLOP/s':>8}"
+      f"  {'llama.cpp pp / tg':>18} {'bk/llama pp':>11} {'tg':>5}")
 for t in types:
     path = os.path.join(out, f"model-{t}.json")
     tg, pp = test(path, "tg"), test(path, "pp")
@@ -101,6 +111,14 @@ for t in types:
         return r["median"] if r and r["status"] == "ok" else float("nan")
     gbps = value(tg) * per_token / 1e9
     pp_gflops = value(pp) * pp["flops"] / pp["size"] / 1e9 if pp and pp["flops"] else float("nan")
+    peer = os.path.join(out, f"llama-{t}.json")
+    lpp = ltg = float("nan")
+    if os.path.exists(peer):
+        for r in json.load(open(peer)):
+            if r.get("n_gen", 0) == 0:
+                lpp = r["avg_ts"]
+            else:
+                ltg = r["avg_ts"]
     print(f"{t:8} {value(tg):9.2f} {per_token / 1e6:9.1f} {gbps:7.2f} {gbps / bandwidth:6.2f} "
-          f"{value(pp):9.1f} {pp_gflops:8.1f}")
+          f"{value(pp):9.1f} {pp_gflops:8.1f}  {lpp:8.1f} / {ltg:7.2f} {value(pp) / lpp:11.2f} {value(tg) / ltg:5.2f}")
 EOF

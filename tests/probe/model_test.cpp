@@ -262,7 +262,10 @@ TEST(ModelRun, DecodeAfterAPromptContinuesFromTheCache) {
   ModelSession::Prepared& next = steps.prepare(1, 8);
   steps.set_tokens(next, {tokens.back()});
   ModelSession::compute(next);
-  EXPECT_LT(nmse(ModelSession::logits(next), ModelSession::logits(nine)), 1e-8);
+  // Not bit for bit: the one-token graph takes the CPU's decode-width kernels (activations
+  // rounded to 16-bit blocks), the nine-token prompt its f32 GEMM; both are within 1e-7 of each
+  // other, far from the 1e-3 that a wrong cache would give (below).
+  EXPECT_LT(nmse(ModelSession::logits(next), ModelSession::logits(nine)), 1e-6);
   // And it is not the prompt's own last token.
   EXPECT_GT(nmse(ModelSession::logits(eight), ModelSession::logits(nine)), 1e-3);
 }
