@@ -81,8 +81,6 @@ size_t budget(const PlanDevice& d, size_t margin, size_t compute) {
   return d.free > reserved ? d.free - reserved : 0;
 }
 
-bool within(const PlanDevice& d, size_t margin) { return d.needed() + margin <= d.free; }
-
 // The output layer, then the layers from the last down, fill each device in priority order
 // within its budget; the CPU takes the rest.
 std::vector<int> fill_from_the_top(const std::vector<size_t>& bytes, const std::vector<PlanDevice>& devices,
@@ -116,7 +114,7 @@ Measured fit(const GgufFile& file, const LlamaParams& p, const PlanRequest& req,
     bool all_within = true;
     for (size_t d = 0; d + 1 < m.devices.size(); ++d) {
       compute[d] = std::max(compute[d], m.devices[d].compute);
-      all_within = all_within && within(m.devices[d], req.margin);
+      all_within = all_within && m.devices[d].fits(req.margin);
     }
     if (all_within) break;
   }
@@ -147,7 +145,7 @@ Measured place(const GgufFile& file, const LlamaParams& p, const PlanRequest& re
 }
 
 bool all_within(const std::vector<PlanDevice>& devices, size_t margin) {
-  return std::all_of(devices.begin(), devices.end(), [&](const PlanDevice& d) { return within(d, margin); });
+  return std::all_of(devices.begin(), devices.end(), [&](const PlanDevice& d) { return d.fits(margin); });
 }
 
 bool fits_with_context(const GgufFile& file, const LlamaParams& p, const PlanRequest& req,
@@ -174,16 +172,17 @@ bool advise_context(const GgufFile& file, const LlamaParams& p, const PlanReques
   }
   const int64_t ctx = lo * kStep;
   const size_t kv = plan.kv_cache_bytes() / static_cast<size_t>(plan.shape.ctx) * static_cast<size_t>(ctx);
-  plan.advice.push_back(fmt::format("--ctx {} fits (planned; the largest multiple of {} that does): its KV cache "
-                                    "takes {} instead of {}",
-                                    ctx, kStep, format_bytes(kv), format_bytes(plan.kv_cache_bytes())));
+  plan.advice.push_back(
+      fmt::format("--ctx {} fits (planned; the largest multiple of {} that does): its KV cache "
+                  "takes {} instead of {}",
+                  ctx, kStep, format_bytes(kv), format_bytes(plan.kv_cache_bytes())));
   return true;
 }
 
 void advise(const GgufFile& file, const LlamaParams& p, const PlanRequest& req,
             std::span<Backend* const> backends, ModelPlan& plan) {
   for (const PlanDevice& d : plan.devices) {
-    if (within(d, plan.margin)) continue;
+    if (d.fits(plan.margin)) continue;
     plan.advice.push_back(fmt::format(
         "{} needs {} (weights {}, KV cache {}, compute {}) plus the {} margin, and has {} free: {} short",
         d.name, format_bytes(d.needed()), format_bytes(d.weights), format_bytes(d.kv_cache),

@@ -47,6 +47,8 @@ struct PlanDevice {
   bool token_embedding = false;
 
   size_t needed() const noexcept { return weights + kv_cache + compute; }
+  // Within its free memory less `margin`.
+  bool fits(size_t margin) const noexcept { return needed() + margin <= free; }
 };
 
 struct ModelPlan {

@@ -6,6 +6,7 @@
 #include "bk/buffer.h"
 #include "bk/device.h"
 #include "bk/error.h"
+#include "probe/verify/limits.h"
 #include "probe/verify/reference.h"
 
 namespace bk {
@@ -97,12 +98,11 @@ ModelSession::Prepared& ModelSession::prepare(int64_t tokens, int64_t past, bool
   return *graphs_.back();
 }
 
-void ModelSession::set_tokens(Prepared& graph, std::vector<int32_t> tokens) const {
-  const LlamaInputs in = llama_input_values(params_, graph.shape, tokens);
-  write_input(graph.model.graph, "tokens", in.tokens);
-  write_input(graph.model.graph, "positions", in.positions);
-  write_input(graph.model.graph, "mask", in.mask);
-  graph.tokens = std::move(tokens);
+void ModelSession::set_tokens(Prepared& graph, const std::vector<int32_t>& tokens) const {
+  graph.inputs = llama_input_values(params_, graph.shape, tokens);
+  write_input(graph.model.graph, "tokens", graph.inputs.tokens);
+  write_input(graph.model.graph, "positions", graph.inputs.positions);
+  write_input(graph.model.graph, "mask", graph.inputs.mask);
 }
 
 void ModelSession::compute(Prepared& graph) {
@@ -114,8 +114,8 @@ std::vector<double> ModelSession::logits(const Prepared& graph) {
   return read_elements(*graph.model.graph.outputs().back());
 }
 
-std::vector<double> ModelSession::reference_logits(const Prepared& graph) const {
-  const LlamaInputs in = llama_input_values(params_, graph.shape, graph.tokens);
+verify::NmseCheck ModelSession::check(const Prepared& graph) const {
+  const LlamaInputs& in = graph.inputs;
   verify::LeafValues values;
   for (const Tensor* leaf : graph.model.graph.leafs()) {
     if (leaf->name == "tokens") {
@@ -128,8 +128,10 @@ std::vector<double> ModelSession::reference_logits(const Prepared& graph) const 
       values[leaf] = read_elements(*leaf);
     }
   }
+  const Tensor& out = *graph.model.graph.outputs().back();
   const verify::Reference reference(graph.model.graph, std::move(values), verify::Reference::Stored{});
-  return reference.values(*graph.model.graph.outputs().back());
+  return verify::check_nmse(logits(graph), reference.values(out), verify::graph_limit(graph.model.graph),
+                            out);
 }
 
 }  // namespace bk

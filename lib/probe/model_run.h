@@ -24,6 +24,7 @@
 #include "bk/scheduler.h"
 #include "probe/graph_data.h"
 #include "probe/llama_model.h"
+#include "probe/verify/nmse.h"
 
 namespace bk {
 
@@ -38,20 +39,21 @@ class ModelSession {
     LlamaGraph model;
     LlamaShape shape;
     std::unique_ptr<Scheduler> sched;
-    std::vector<int32_t> tokens;  // as last set
+    LlamaInputs inputs;  // as last set
   };
   // A graph of `tokens` tokens after `past` cached, its weights and caches this session's (the
   // first call loads them from the file), allocated by its own scheduler.
   Prepared& prepare(int64_t tokens, int64_t past, bool all_logits = false);
 
   // Writes the graph's inputs for these token ids (one per token of the graph).
-  void set_tokens(Prepared& graph, std::vector<int32_t> tokens) const;
+  void set_tokens(Prepared& graph, const std::vector<int32_t>& tokens) const;
   // Computes the graph with the inputs last set and waits for it.
   static void compute(Prepared& graph);
   // The logits after compute: [vocab] per row of logits, in order.
   static std::vector<double> logits(const Prepared& graph);
-  // The float64 reference's logits for the same graph, weights, caches and inputs.
-  std::vector<double> reference_logits(const Prepared& graph) const;
+  // After compute: the logits against the float64 reference's for the same graph, weights,
+  // caches and inputs, within the NMSE limit of the graph's types (verify/limits.h).
+  verify::NmseCheck check(const Prepared& graph) const;
 
   const LlamaParams& params() const noexcept { return params_; }
   size_t bytes_on(const Device& device) const noexcept { return store_.bytes_on(device); }

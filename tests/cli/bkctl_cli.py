@@ -22,6 +22,12 @@ BKCTL = _required_env("BKCTL")
 SCHEMA_DIR = _required_env("BK_SCHEMA_DIR")
 VERSION = os.environ.get("BK_VERSION", "")
 
+# For runs that compute on Vulkan. lavapipe JITs shaders on threads of its own; under ASan the slow
+# unwinder that the driver's leak suppressions need (fast_unwind_on_malloc=0, tests/devices_vulkan/
+# lsan.supp) deadlocks there (malloc's stack trace takes the unwinder's lock again, inside LLVM's
+# EH-frame registration), so these runs check no leaks and unwind fast. Elsewhere it changes nothing.
+FAST_ASAN = {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}
+
 
 def run(*args, env=None):
     """Runs bkctl with args; returns the CompletedProcess with text stdout/stderr."""

@@ -21,7 +21,7 @@ import zlib
 from xml.etree import ElementTree
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bkctl_cli import CliTestCase, run  # noqa: E402
+from bkctl_cli import FAST_ASAN, CliTestCase, run  # noqa: E402
 
 FAST = ("--budget", "0.02s", "--warmup", "1", "--size", "64")
 KERNELS = ("--op", "mul_mat,add,cpy,d2d,h2d,d2h,h2d_pinned,d2h_pinned,graph_latency,event_latency,peak")
@@ -107,10 +107,7 @@ class Results(CliTestCase):
     def test_vulkan_json_validates(self):
         args = ("--op", "mul_mat,add,cpy,d2d,h2d,d2h,h2d_pinned,d2h_pinned,graph_latency,event_latency,peak",
                 "--dtype", "f32,f16,bf16", *FAST, "--json")
-        # lavapipe JITs every shader; under ASan the slow unwinder the leak suppression needs makes
-        # that take minutes, so this run checks leaks off and unwinds fast (as cli_sched does).
-        fast_asan = {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}
-        document = self.assertJsonOutput(bench("--device", "Vulkan0", *args, env=fast_asan), "bk.bench.v1.json")
+        document = self.assertJsonOutput(bench("--device", "Vulkan0", *args, env=FAST_ASAN), "bk.bench.v1.json")
         by_id = self.check_document(document, "Vulkan0")
         # Kernels are timed on the device (timestamps), everything end to end on the host clock.
         for test_id in ("mul_mat/f32/64", "add/64", "cpy/64"):
@@ -459,7 +456,7 @@ class Roofline(Files, CliTestCase):
     def test_several_devices_are_overlaid_then_one_panel_each(self):
         # lavapipe where there is one (its F16 or BF16 mul_mat can beat its peak kernel: both
         # ceilings), else a simulated device.
-        second, env = ("Vulkan0", {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}) \
+        second, env = ("Vulkan0", FAST_ASAN) \
             if "Vulkan0" in devices() else ("gpu0", {"BK_SIM_DEVICES": "gpu0:ops=mul_mat+add"})
         svg, document = self.plot("--device", f"CPU,{second}", *self.RUN, env=env)
         charts = self.dom(svg)

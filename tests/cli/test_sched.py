@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bkctl_cli import CliTestCase, run, validate  # noqa: E402
+from bkctl_cli import FAST_ASAN, CliTestCase, run, validate  # noqa: E402
 
 SIMS = "gpu0:type=gpu,ops=mul_mat+add,mem=8GiB;gpu1:type=gpu,mem=1GiB;host:type=cpu"
 SIM_ENV = {"BK_SIM_DEVICES": SIMS}
@@ -231,12 +231,9 @@ class RunAgainstTheReference(CliTestCase):
         vulkan = [d["name"] for d in json.loads(listing.stdout)["devices"] if d["name"].startswith("Vulkan")]
         if not vulkan:
             self.skipTest("no Vulkan device here (lavapipe gives one: mesa-vulkan-drivers)")
-        # Under ASan, lavapipe's shader JIT crawls with the slow unwinder that the leak suppression
-        # for the driver needs (see tests/devices_vulkan/lsan.supp), so this run skips leak checks.
-        fast_asan = {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}
         result = sched("--graph", "transformer", "--layers", "2", "--hidden", "64", "--batch", "4", "--devices",
                        f"{vulkan[0]},CPU", "--weights-split", "0.5,0.5", "--copies", "2", "--run", "--json",
-                       env=fast_asan)
+                       env=FAST_ASAN)
         doc = self.assertJsonOutput(result, "bk.sched.v2.json")
         self.assertTrue(doc["run"]["ok"])
         backends = {split["backend"] for split in doc["splits"]}

@@ -13,14 +13,11 @@ import unittest
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bkctl_cli import CliTestCase, run, validate  # noqa: E402
+from bkctl_cli import FAST_ASAN, CliTestCase, run, validate  # noqa: E402
 
 XSD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "junit-10.xsd")
 LEVEL1 = ["enumerate", "memory", "roundtrip", "compute", "events"]
 LEVEL2 = LEVEL1 + ["conformance", "matmul"]
-# Under ASan, lavapipe's shader JIT crawls with the slow unwinder the leak suppression needs (see
-# test_sched.py); these runs compute on Vulkan, so they skip leak checks.
-FAST_ASAN = {"LSAN_OPTIONS": "detect_leaks=0:fast_unwind_on_malloc=1"}
 
 
 def sim(config):

@@ -16,8 +16,6 @@
 #include "exit_codes.h"
 #include "output/report_file.h"
 #include "probe/model_run.h"
-#include "probe/verify/limits.h"
-#include "probe/verify/nmse.h"
 
 namespace bkctl {
 namespace {
@@ -69,7 +67,8 @@ int run_logits(const BenchArgs& args) {
   DeviceContext ctx{device, *own, timing, args};
   GraphBackends scheduled(ctx);
   const auto n = static_cast<int64_t>(tokens.size());
-  bk::ModelSession session(file, scheduled.list, std::vector<int>(static_cast<size_t>(params.layers) + 1, 0), n);
+  bk::ModelSession session(file, scheduled.list, std::vector<int>(static_cast<size_t>(params.layers) + 1, 0),
+                           n);
   bk::ModelSession::Prepared& graph = session.prepare(n, 0, true);
   session.set_tokens(graph, tokens);
   bk::ModelSession::compute(graph);
@@ -77,16 +76,15 @@ int run_logits(const BenchArgs& args) {
 
   ojson doc = json_document("bk.logits/v1");
   doc["bkctl_version"] = std::string(bk::kVersion);
-  doc["model"] = {{"file", file.path()}, {"name", params.name}, {"arch", params.arch}, {"vocab", params.vocab}};
+  doc["model"] = {
+      {"file", file.path()}, {"name", params.name}, {"arch", params.arch}, {"vocab", params.vocab}};
   doc["device"] = device.name();
   doc["tokens"] = tokens;
   doc["positions"] = positions_json(logits, tokens, params.vocab);
   doc["check"] = nullptr;
   bool ok = true;
   if (args.check) {
-    const bk::verify::NmseCheck c =
-        bk::verify::check_nmse(logits, session.reference_logits(graph), bk::verify::graph_limit(graph.model.graph),
-                               *graph.model.graph.outputs().back());
+    const bk::verify::NmseCheck c = session.check(graph);
     doc["check"] = {{"reference", "float64"},
                     {"nmse", std::isfinite(c.nmse) ? ojson(c.nmse) : ojson(nullptr)},
                     {"limit", c.limit},

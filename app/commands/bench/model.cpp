@@ -18,8 +18,6 @@
 #include "commands/bench/util.h"
 #include "probe/graph_run.h"
 #include "probe/model_run.h"
-#include "probe/verify/limits.h"
-#include "probe/verify/nmse.h"
 
 namespace bkctl {
 namespace {
@@ -52,10 +50,7 @@ bool check_logits(bk::ModelSession& session, bk::ModelSession::Prepared& graph, 
                   BenchResult& result) {
   require_reference_memory(graph.model.graph, cpu);
   bk::ModelSession::compute(graph);
-  const bk::Tensor& out = *graph.model.graph.outputs().back();
-  const bk::verify::NmseCheck c =
-      bk::verify::check_nmse(bk::ModelSession::logits(graph), session.reference_logits(graph),
-                             bk::verify::graph_limit(graph.model.graph), out);
+  const bk::verify::NmseCheck c = session.check(graph);
   result.check_nmse = c.nmse;
   result.check_limit = c.limit;
   if (!c.ok) fail_check(result, "logits against the float64 reference: " + c.message);

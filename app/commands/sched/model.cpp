@@ -87,8 +87,6 @@ std::string units_text(const std::vector<int>& units, const bk::LlamaParams& p) 
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-bool within(const bk::PlanDevice& d, size_t margin) { return d.needed() + margin <= d.free; }
-
 std::string header_text(const bk::ModelPlan& plan, const bk::GgufFile& file, const SchedArgs& a) {
   const bk::LlamaParams& p = plan.params;
   const bk::LlamaShape& s = plan.shape;
@@ -117,7 +115,7 @@ std::string devices_table(const bk::ModelPlan& plan, const TermStyle& style) {
   for (const bk::PlanDevice& d : plan.devices) {
     std::string units = units_text(d.units, plan.params);
     if (d.token_embedding) units = units == "-" ? "embedding" : "embedding, " + units;
-    const bool ok = within(d, plan.margin);
+    const bool ok = d.fits(plan.margin);
     const std::string result =
         ok ? "fits" : fmt::format("{} short", bk::format_bytes(d.needed() + plan.margin - d.free));
     table.add_row({d.name, units, bk::format_bytes(d.weights), bk::format_bytes(d.kv_cache),
@@ -198,7 +196,7 @@ ojson devices_json(const bk::ModelPlan& plan, const std::vector<std::unique_ptr<
                    // free - needed - margin: what is left beyond the margin, negative when short
                    {"headroom_bytes", static_cast<int64_t>(d.free) - static_cast<int64_t>(d.needed()) -
                                           static_cast<int64_t>(plan.margin)},
-                   {"fits", within(d, plan.margin)}});
+                   {"fits", d.fits(plan.margin)}});
   }
   return out;
 }
