@@ -5,7 +5,9 @@
 #
 # Makes llama models of ~0.85 G parameters with random weights (bench/make_model.cpp: q4_0 and
 # q4_k ~0.45 GB, q8_0 ~0.9 GB) in $BK_MODEL_DIR, kept between runs, then runs on DEVICE:
-#   bkctl bench --op add --size 4096       a = b + c over 64 MiB arrays: the bandwidth
+#   bkctl bench --op add --size 12288      a = b + c over 576 MiB arrays: the memory bandwidth
+#                                          (arrays past any last-level cache: some hosts' L3
+#                                          holds 64 MiB arrays, and add then measures the cache)
 #   bkctl bench --model M --pp 512 --tg 128  per model
 # and prints, per model, tg tokens/s, the weight bytes one token reads (every tensor but the
 # token embedding, of which it reads one row), their product in GB/s and its ratio to the
@@ -35,7 +37,7 @@ mkdir -p "$dir"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-build/bin/bkctl bench --device "$device" --op add --size 4096 --budget "$budget" --json >"$out/bandwidth.json"
+build/bin/bkctl bench --device "$device" --op add --size 12288 --budget "$budget" --json >"$out/bandwidth.json"
 for type in ${types//,/ }; do
   model="$dir/bench-$type.gguf"
   [ -s "$model" ] || build/bin/bk_make_model "$model" "$type"
@@ -69,14 +71,20 @@ def bytes_per_token(path):
         n = u("Q")
         pos += n
     n_tensors, n_kv = struct.unpack_from("<QQ", data, 8)
-    sizes = {4: 4, 5: 4, 6: 4, 10: 8}
-    for _ in range(n_kv):
-        s()
-        t = u("I")
+    sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+    def value(t):
+        nonlocal pos
         if t == 8:
             s()
+        elif t == 9:  # an array: element type, count, elements
+            element, count = u("I"), u("Q")
+            for _ in range(count):
+                value(element)
         else:
             pos += sizes[t]
+    for _ in range(n_kv):
+        s()
+        value(u("I"))
     total = 0
     for _ in range(n_tensors):
         n = u("Q"); name = data[pos:pos + n].decode(); pos += n
@@ -100,7 +108,7 @@ def test(path, op):
 
 bw = test(os.path.join(out, "bandwidth.json"), "add")
 bandwidth = bw["median"] if bw and bw["status"] == "ok" else float("nan")
-print(f"bandwidth (add, a = b + c, 64 MiB arrays): {bandwidth:.1f} GB/s")
+print(f"bandwidth (add, a = b + c, 576 MiB arrays): {bandwidth:.1f} GB/s")
 print(f"{'model':8} {'tg tok/s':>9} {'MB/token':>9} {'GB/s':>7} {'x bw':>6} {'pp tok/s':>9} {'GFLOP/s':>8}"
       f"  {'llama.cpp pp / tg':>18} {'bk/llama pp':>11} {'tg':>5}")
 for t in types:

@@ -458,12 +458,17 @@ uint64_t GgufFile::tensor_bytes() const noexcept {
   return total;
 }
 
+std::span<const std::byte> GgufFile::data() const {
+  if (!has_data_) refuse(path_, "has no tensor data (a header-only file, for planning): it cannot be read");
+  return bytes_.subspan(data_offset_);
+}
+
 std::span<const std::byte> GgufFile::tensor_data(const GgufTensor& tensor) const {
   if (!has_data_) {
     refuse(path_, fmt::format("has no tensor data (a header-only file, for planning): '{}' cannot be read",
                               tensor.name));
   }
-  return bytes_.subspan(data_offset_ + tensor.offset, tensor.bytes);
+  return data().subspan(tensor.offset, tensor.bytes);
 }
 
 }  // namespace bk

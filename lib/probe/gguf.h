@@ -105,6 +105,9 @@ class GgufFile {
   const std::vector<GgufTensor>& tensors() const noexcept { return tensors_; }
   const GgufTensor* tensor(std::string_view name) const noexcept;
   uint64_t tensor_bytes() const noexcept;  // all tensors together
+  // The data section in the mapping: every tensor's bytes, each at its offset from the start.
+  // Error(invalid_argument) for a header-only file.
+  std::span<const std::byte> data() const;
   // The tensor's bytes in the mapping. Error(invalid_argument) for a header-only file.
   std::span<const std::byte> tensor_data(const GgufTensor& tensor) const;
 

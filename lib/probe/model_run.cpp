@@ -18,6 +18,17 @@ size_t backend_of(const Tensor& leaf, const LlamaParams& p, const std::vector<in
   return unit < 0 ? cpu : static_cast<size_t>(unit_backend[static_cast<size_t>(unit)]);
 }
 
+// The file's tensor for a weight of the graph, checked to hold its bytes; nullptr for a KV cache.
+const GgufTensor* stored_tensor(const GgufFile& file, const Tensor& leaf) {
+  const GgufTensor* stored = file.tensor(leaf.name);
+  if (stored != nullptr && stored->bytes != leaf.nbytes()) {
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("{}: tensor '{}' holds {} bytes in the file, {} as {}", file.path(), leaf.name,
+                            stored->bytes, leaf.nbytes(), dtype_name(leaf.type)));
+  }
+  return stored;
+}
+
 void write_input(const Graph& graph, const char* name, const std::vector<double>& values) {
   Tensor* t = graph.find(name);
   if (t != nullptr) write_elements(*t, values);
@@ -26,7 +37,7 @@ void write_input(const Graph& graph, const char* name, const std::vector<double>
 }  // namespace
 
 ModelSession::ModelSession(const GgufFile& file, std::span<Backend* const> backends,
-                           std::vector<int> unit_backend, int64_t ctx)
+                           std::vector<int> unit_backend, int64_t ctx, CpuWeights cpu_weights)
     : file_(file),
       params_(llama_params(file)),
       backends_(backends.begin(), backends.end()),
@@ -44,31 +55,44 @@ ModelSession::ModelSession(const GgufFile& file, std::span<Backend* const> backe
                             "({}), got {}",
                             params_.layers + 1, unit_backend_.size()));
   }
+  if (cpu_weights == CpuWeights::mapped)
+    mapped_ = std::make_unique<MappedWeights>(file, backends_.back()->device());
 }
 
 void ModelSession::load(LlamaGraph& model) {
-  const std::vector<Tensor*> leaves = weights_in_use_order(model.graph);
+  const size_t cpu = backends_.size() - 1;
+  std::vector<Tensor*> copied;
   std::vector<size_t> device_of;
+  for (Tensor* leaf : weights_in_use_order(model.graph)) {
+    persistent_[leaf->name] = leaf;
+    const size_t backend = backend_of(*leaf, params_, unit_backend_, cpu);
+    const GgufTensor* stored = stored_tensor(file_, *leaf);
+    if (mapped_ && stored != nullptr && backend == cpu) {
+      mapped_->place(*leaf, *stored);
+    } else {
+      copied.push_back(leaf);
+      device_of.push_back(backend);
+    }
+  }
   std::vector<Device*> devices;
   for (Backend* b : backends_) devices.push_back(&b->device());
-  for (const Tensor* leaf : leaves)
-    device_of.push_back(backend_of(*leaf, params_, unit_backend_, backends_.size() - 1));
-  store_.allocate(leaves, device_of, devices);
-  for (Tensor* leaf : leaves) {
-    persistent_[leaf->name] = leaf;
+  store_.allocate(copied, device_of, devices);
+  for (Tensor* leaf : copied) {
     const GgufTensor* stored = file_.tensor(leaf->name);
     if (stored == nullptr) {  // a KV cache: starts empty
       leaf->buffer->memset_tensor(*leaf, 0, 0, leaf->nbytes());
-      continue;
+    } else {
+      leaf->buffer->set_tensor(*leaf, file_.tensor_data(*stored).data(), 0, stored->bytes);
     }
-    const std::span<const std::byte> bytes = file_.tensor_data(*stored);
-    if (bytes.size() != leaf->nbytes()) {
-      throw Error(ErrorCode::invalid_argument,
-                  fmt::format("{}: tensor '{}' holds {} bytes in the file, {} as {}", file_.path(),
-                              leaf->name, bytes.size(), leaf->nbytes(), dtype_name(leaf->type)));
-    }
-    leaf->buffer->set_tensor(*leaf, bytes.data(), 0, bytes.size());
   }
+}
+
+size_t ModelSession::bytes_on(const Device& device) const noexcept {
+  return store_.bytes_on(device) + mapped_bytes_on(device);
+}
+
+size_t ModelSession::mapped_bytes_on(const Device& device) const noexcept {
+  return mapped_ && &mapped_->buffer_type().device() == &device ? mapped_->placed_bytes() : 0;
 }
 
 void ModelSession::bind(LlamaGraph& model) const {

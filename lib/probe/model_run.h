@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A GGUF model computed with its real weights: the weights copied from the file onto the
-// devices by layer (as model_plan.h places them), the KV cache beside them, and llama graphs of
+// A GGUF model computed with its real weights: the weights on the devices by layer (as
+// model_plan.h places them; read in place from the file's mapping where the device is the CPU,
+// mapped_weights.h, copied onto the others), the KV cache beside them, and llama graphs of
 // any batch (a prompt, one decoded token) evaluated over the same memory, each through its own
 // scheduler. What `bkctl bench --model` and the model tests run.
 //
@@ -24,16 +25,22 @@
 #include "bk/scheduler.h"
 #include "probe/graph_data.h"
 #include "probe/llama_model.h"
+#include "probe/mapped_weights.h"
 #include "probe/verify/nmse.h"
 
 namespace bk {
+
+// Where the CPU's weights come from: the file's mapping, or memory they are copied into (as
+// llama.cpp's --no-mmap), which the weights of every other device always are.
+enum class CpuWeights { mapped, copied };
 
 class ModelSession {
  public:
   // `unit_backend`: the backend of each layer and of the output layer (model_plan.h); the token
   // embedding stays on the CPU, the last backend. Every graph's KV cache holds `ctx` positions.
+  // The file must outlive the session.
   ModelSession(const GgufFile& file, std::span<Backend* const> backends, std::vector<int> unit_backend,
-               int64_t ctx);
+               int64_t ctx, CpuWeights cpu_weights = CpuWeights::mapped);
 
   struct Prepared {
     LlamaGraph model;
@@ -56,7 +63,10 @@ class ModelSession {
   verify::NmseCheck check(const Prepared& graph) const;
 
   const LlamaParams& params() const noexcept { return params_; }
-  size_t bytes_on(const Device& device) const noexcept { return store_.bytes_on(device); }
+  // What the device holds for the session's weights and caches, and the part of it that is the
+  // file's mapping (read in place).
+  size_t bytes_on(const Device& device) const noexcept;
+  size_t mapped_bytes_on(const Device& device) const noexcept;
 
  private:
   void load(LlamaGraph& model);
@@ -67,6 +77,7 @@ class ModelSession {
   std::vector<Backend*> backends_;
   std::vector<int> unit_backend_;
   int64_t ctx_;
+  std::unique_ptr<MappedWeights> mapped_;  // the CPU's weights, unless copied
   WeightStore store_;
   std::unordered_map<std::string, const Tensor*> persistent_;  // by name: weights and caches
   std::vector<std::unique_ptr<Prepared>> graphs_;

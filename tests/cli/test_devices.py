@@ -109,12 +109,20 @@ class DevicesTable(CliTestCase):
         lines = result.stdout.splitlines()
         self.assertRegex(lines[0], r"^#\s+name\s+type\s+description\s+memory free / total\s+caps$")
         self.assertRegex(lines[1], r"^[- ]+$")
-        cpu_rows = [line for line in lines[2:] if re.match(r"^\s*\d+\s+CPU\s", line)]
+        cpu_rows = [i for i, line in enumerate(lines) if i >= 2 and re.match(r"^\s*\d+\s+CPU\s", line)]
         self.assertEqual(len(cpu_rows), 1, result.stdout)
-        self.assertRegex(cpu_rows[0], r"\d+\.\d / \d+\.\d GiB")
+        self.assertRegex(lines[cpu_rows[0]], r"\d+\.\d / \d+\.\d GiB")
         model = proc_model_name()
         if model is not None:
-            self.assertIn(model, " ".join(cpu_rows[0].split()))
+            # A long brand string wraps inside its column onto the lines below the row.
+            start, end = [m.span() for m in re.finditer(r"-+", lines[1])][3]
+            row = [lines[cpu_rows[0]]]
+            for line in lines[cpu_rows[0] + 1:]:
+                if not line.strip() or line[:start].strip():
+                    break
+                row.append(line)
+            description = " ".join(line[start:end].strip() for line in row)
+            self.assertIn(model, " ".join(description.split()))
 
     def test_columns_are_aligned(self):
         lines = run("devices").stdout.splitlines()

@@ -139,8 +139,8 @@ def has_device(name):
 
 
 class BenchModel(CliTestCase):
-    def assert_checked_run(self, device, model):
-        result = bench("--device", device, "--model", model, "--check", "--json", *QUICK,
+    def assert_checked_run(self, device, model, *options):
+        result = bench("--device", device, "--model", model, "--check", "--json", *QUICK, *options,
                        env=FAST_ASAN if device.startswith("Vulkan") else None)
         document = self.assertJsonOutput(result, "bk.bench.v1.json")
         tests = document["devices"][0]["tests"]
@@ -158,12 +158,28 @@ class BenchModel(CliTestCase):
 
     def test_cpu_computes_every_tiny_model_within_the_limit(self):
         for model in TINY.values():
-            self.assert_checked_run("CPU", model)
+            for t in self.assert_checked_run("CPU", model):
+                # The CPU reads the weights in place from the file: all of them, nothing copied.
+                [cpu] = t["memory"]
+                self.assertGreater(cpu["mapped_bytes"], 0.9 * os.path.getsize(model))
+                self.assertLessEqual(cpu["mapped_bytes"], os.path.getsize(model))
+                self.assertGreater(cpu["bytes"], cpu["mapped_bytes"])  # the KV cache, the compute buffer
+
+    def test_no_mmap_copies_the_weights_and_computes_the_same(self):
+        for t in self.assert_checked_run("CPU", TINY["q4_k_m"], "--no-mmap"):
+            [cpu] = t["memory"]
+            self.assertEqual(cpu["mapped_bytes"], 0)
+            self.assertGreater(cpu["bytes"], 0.9 * os.path.getsize(TINY["q4_k_m"]))
 
     def test_vulkan_computes_the_quantized_model_within_the_limit(self):
         if not has_device("Vulkan0"):
             self.skipTest("no Vulkan0 on this machine")
-        self.assert_checked_run("Vulkan0", TINY["q4_k_m"])
+        for t in self.assert_checked_run("Vulkan0", TINY["q4_k_m"]):
+            # The layers' weights are copied to the GPU; the CPU maps only the token embedding.
+            memory = {m["device"]: m for m in t["memory"]}
+            self.assertEqual(memory["Vulkan0"]["mapped_bytes"], 0)
+            self.assertGreater(memory["CPU"]["mapped_bytes"], 0)
+            self.assertLess(memory["CPU"]["mapped_bytes"], 0.5 * os.path.getsize(TINY["q4_k_m"]))
 
     def test_a_fast_wrong_device_fails_the_check(self):
         result = bench("--device", "gpu0", "--model", TINY["q4_0"], "--check", "--json", *QUICK,
@@ -181,6 +197,7 @@ class BenchModel(CliTestCase):
         self.assertOk(result)
         self.assertIn("tok/s", result.stdout)
         self.assertIn("memory CPU", result.stdout)
+        self.assertIn("mapped from the file", result.stdout)
         self.assertIn("float64 reference: NMSE", result.stdout)
         for line in result.stdout.splitlines():
             self.assertLessEqual(len(line), 80, line)

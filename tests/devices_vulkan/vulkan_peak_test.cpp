@@ -16,8 +16,8 @@
 namespace bk::test {
 namespace {
 
-// peak_fma.comp: 65536 invocations x 8 vec4 chains x 2 FLOPs per iteration.
-constexpr double kGridIteration = 65536.0 * 64.0;
+// peak_fma.comp: 65536 invocations x 16 rounds x 8 vec4 chains x 2 FLOPs per iteration.
+constexpr double kGridIteration = 65536.0 * 1024.0;
 
 bool shader_float16(Device& dev) {
   const nlohmann::json j = device_details(dev);

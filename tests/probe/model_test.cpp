@@ -252,6 +252,47 @@ TEST(ModelRun, DecodeAfterAPromptContinuesFromTheCache) {
   EXPECT_GT(nmse(ModelSession::logits(eight), ModelSession::logits(nine)), 1e-3);
 }
 
+// The CPU computes from the file's mapping: its weights point into the file's data section,
+// nothing refers to a copy, the memory report says so, and the logits are the copied weights'
+// bit for bit.
+TEST(ModelRun, CpuWeightsAreReadInPlaceFromTheFile) {
+  const GgufFile file = fixture("tiny-llama-q4_k_m.gguf");
+  auto cpu = cpu_reg().devices().front()->init_backend();
+  Backend* backends[] = {cpu.get()};
+  const std::vector<int32_t> tokens = {1, 17, 300, 42, 5, 511, 260, 99};
+  auto run = [&](ModelSession& session) {
+    ModelSession::Prepared& prompt = session.prepare(8, 0);
+    session.set_tokens(prompt, tokens);
+    ModelSession::compute(prompt);
+    return ModelSession::logits(prompt);
+  };
+  ModelSession mapped(file, backends, std::vector<int>(3, 0), 32, CpuWeights::mapped);
+  ModelSession copied(file, backends, std::vector<int>(3, 0), 32, CpuWeights::copied);
+  EXPECT_EQ(run(mapped), run(copied));
+
+  const std::span<const std::byte> data = file.data();
+  const Graph& decode = mapped.prepare(1, 8).model.graph;
+  Tensor* weight = decode.find("blk.1.ffn_down.weight");
+  ASSERT_NE(weight, nullptr);
+  EXPECT_EQ(static_cast<const std::byte*>(weight->data), data.data() + file.tensor(weight->name)->offset);
+  size_t stored = 0;
+  for (const Tensor* leaf : decode.leafs()) {
+    if (const GgufTensor* t = file.tensor(leaf->name)) stored += t->bytes;
+  }
+  const Device& device = cpu->device();
+  EXPECT_EQ(mapped.mapped_bytes_on(device), stored);
+  EXPECT_GT(mapped.bytes_on(device), stored);  // and the KV cache
+  EXPECT_EQ(copied.mapped_bytes_on(device), 0u);
+  EXPECT_GE(copied.bytes_on(device), mapped.bytes_on(device));
+
+  // The mapping is read-only: a write is refused with the file named, and nothing crashes.
+  std::vector<std::byte> zeros(weight->nbytes());
+  test::expect_code(ErrorCode::unsupported,
+                    [&] { weight->buffer->set_tensor(*weight, zeros.data(), 0, zeros.size()); },
+                    {"tiny-llama-q4_k_m.gguf", "read-only"});
+  test::expect_code(ErrorCode::unsupported, [&] { weight->buffer->type().alloc(64); }, {"cannot allocate"});
+}
+
 TEST(ModelRun, HeaderOnlyFilesCannotBeComputed) {
   const GgufFile file = fixture("llama-3-8b-q4_k_m.meta.gguf");
   auto cpu = cpu_reg().devices().front()->init_backend();

@@ -57,9 +57,10 @@ struct BenchArgs {
   std::string model;
   int pp = 512;
   int tg = 128;
-  bool check = false;  // compare the model's logits with the float64 reference first
-  std::string tokens;  // --tokens 1,260,300: a sequence to evaluate for --logits
-  std::string logits;  // --logits out.json: every position's logits (bk.logits/v1)
+  bool check = false;    // compare the model's logits with the float64 reference first
+  bool no_mmap = false;  // copy the CPU's weights instead of reading them from the file's mapping
+  std::string tokens;    // --tokens 1,260,300: a sequence to evaluate for --logits
+  std::string logits;    // --logits out.json: every position's logits (bk.logits/v1)
 };
 
 enum class BenchStatus { ok, unsupported, skipped, error };
@@ -105,8 +106,14 @@ struct BenchResult {
   std::optional<double> fraction;  // of the matching peak
   std::string peak_name;           // which peak the fraction is of: "f32 compute", "bandwidth"
   std::vector<SplitInfo> splits;   // graph tests
-  // Model tests: bytes each device holds (weights, KV cache, compute buffers) and the check.
-  std::vector<std::pair<std::string, size_t>> memory;
+  // Model tests: bytes each device holds (weights, KV cache, compute buffers), of which `mapped`
+  // are weights read in place from the file, and the check.
+  struct Memory {
+    std::string device;
+    size_t bytes = 0;
+    size_t mapped = 0;
+  };
+  std::vector<Memory> memory;
   std::optional<double> check_nmse, check_limit;
 };
 

@@ -125,6 +125,9 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_flag("--check", args->check,
                 "With --model: first compare the logits with the float64 reference on the same weights "
                 "(a wrong result is an error, exit 1)");
+  app->add_flag("--no-mmap", args->no_mmap,
+                "With --model: copy the CPU's weights into memory instead of reading them in place from "
+                "the file's mapping (llama.cpp's --no-mmap)");
   app->add_option("--tokens", args->tokens, "With --model and --logits: token ids to evaluate in one batch")
       ->type_name("LIST");
   app->add_option("--logits", args->logits,

@@ -77,7 +77,8 @@ ojson result_json(const BenchResult& r) {
   }
   if (!r.memory.empty()) {
     ojson memory = ojson::array();
-    for (const auto& [device, bytes] : r.memory) memory.push_back({{"device", device}, {"bytes", bytes}});
+    for (const BenchResult::Memory& m : r.memory)
+      memory.push_back({{"device", m.device}, {"bytes", m.bytes}, {"mapped_bytes", m.mapped}});
     j["memory"] = memory;
   }
   if (r.check_nmse) {

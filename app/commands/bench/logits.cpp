@@ -68,7 +68,7 @@ int run_logits(const BenchArgs& args) {
   GraphBackends scheduled(ctx);
   const auto n = static_cast<int64_t>(tokens.size());
   bk::ModelSession session(file, scheduled.list, std::vector<int>(static_cast<size_t>(params.layers) + 1, 0),
-                           n);
+                           n, args.no_mmap ? bk::CpuWeights::copied : bk::CpuWeights::mapped);
   bk::ModelSession::Prepared& graph = session.prepare(n, 0, true);
   session.set_tokens(graph, tokens);
   bk::ModelSession::compute(graph);

@@ -73,8 +73,9 @@ void add_memory(const bk::ModelSession& session, const bk::Scheduler& sched, con
                 BenchResult& result) {
   const bk::SchedReport report = sched.report();
   for (size_t d = 0; d < scheduled.devices.size(); ++d) {
-    const size_t bytes = session.bytes_on(*scheduled.devices[d]) + report.compute_buffer_bytes[d];
-    result.memory.emplace_back(scheduled.devices[d]->name(), bytes);
+    const bk::Device& device = *scheduled.devices[d];
+    result.memory.push_back({device.name(), session.bytes_on(device) + report.compute_buffer_bytes[d],
+                             session.mapped_bytes_on(device)});
   }
 }
 
@@ -158,9 +159,9 @@ BenchResult run_model_test(const BenchTest& test, DeviceContext& ctx) {
     GraphBackends scheduled(ctx);
     // Every layer on the bench device (the first), the token embedding on the CPU (the last);
     // the cache holds the prompt and the generated tokens, as llama-bench sizes its context.
-    bk::ModelSession session(file, scheduled.list,
-                             std::vector<int>(static_cast<size_t>(params.layers) + 1, 0),
-                             ctx.args.pp + ctx.args.tg);
+    bk::ModelSession session(
+        file, scheduled.list, std::vector<int>(static_cast<size_t>(params.layers) + 1, 0),
+        ctx.args.pp + ctx.args.tg, ctx.args.no_mmap ? bk::CpuWeights::copied : bk::CpuWeights::mapped);
     if (ctx.args.check && !checked(session, test, *scheduled.devices.back(), result)) return;
     if (test.op == "pp") {
       measure_prompt(session, test, scheduled, ctx.timing, result);

@@ -115,8 +115,11 @@ std::string model_details(const DeviceBench& bench, size_t width) {
   for (const BenchResult& r : bench.results) {
     if (r.test.group != "model" || (r.memory.empty() && !r.check_nmse)) continue;
     std::vector<std::string> memory;
-    for (const auto& [device, bytes] : r.memory)
-      memory.push_back(fmt::format("{} {}", device, bk::format_bytes(bytes)));
+    for (const BenchResult::Memory& m : r.memory) {
+      memory.push_back(m.mapped == 0 ? fmt::format("{} {}", m.device, bk::format_bytes(m.bytes))
+                                     : fmt::format("{} {} ({} mapped from the file)", m.device,
+                                                   bk::format_bytes(m.bytes), bk::format_bytes(m.mapped)));
+    }
     std::string line = fmt::format("{} {}: memory {}", r.test.op, r.test.label(),
                                    memory.empty() ? "-" : fmt::format("{}", fmt::join(memory, ", ")));
     if (r.check_nmse) {

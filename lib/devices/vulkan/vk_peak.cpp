@@ -17,8 +17,8 @@
 namespace bk {
 namespace {
 
-constexpr uint32_t kGroupSize = 64;          // local_size_x of peak_fma.comp
-constexpr double kFlopsPerIteration = 64.0;  // kChains (8) x vec4 x 2 per invocation
+constexpr uint32_t kGroupSize = 64;            // local_size_x of peak_fma.comp
+constexpr double kFlopsPerIteration = 1024.0;  // kUnroll (16) x kChains (8) x vec4 x 2 per invocation
 // Enough invocations to fill any device's lanes several times over (so every compute unit has
 // work while others finish); one 4-byte result each.
 constexpr uint64_t kInvocations = uint64_t{1} << 16;

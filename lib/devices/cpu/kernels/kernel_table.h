@@ -88,9 +88,10 @@ inline constexpr int kQuantTypeCount = 4;
 // 32 consecutive activations of one X row as x[i] ~ d * q[i]: d = max|x| / 32767 (0 for an
 // all-zero block, NaN for one with a NaN or infinity), q rounded to nearest in [-32767, 32767];
 // qsum = q[0] + ... + q[31], which q4_0's offset and q4_k's minimums multiply. An X row of k
-// elements is k / 32 blocks.
+// elements is k / 32 blocks. A block starts a cache line, so that its 64 bytes of q are one
+// line, not two (the dot products read q twice as often as anything else; docs/performance.md).
 inline constexpr int64_t kXBlock = 32;
-struct XBlock16 {
+struct alignas(64) XBlock16 {
   int16_t q[32];
   float d;
   int32_t qsum;

@@ -190,6 +190,12 @@ struct Q6_K {
   }
 };
 
+// How far ahead of the step at hand W is fetched into L1, a step's bytes at a time: the hardware
+// prefetchers alone left the kernel waiting on W when it streams from memory, and fetching
+// whole rows ahead in a burst stalled on the full line-fill buffers (docs/performance.md,
+// "prefetching W"). The distance measured best of 1-4 KiB.
+constexpr int64_t kPrefetchBytes = 2304;
+
 // W rows [0, m) times C columns, the units alternating between the two accumulators.
 template <class T, int C>
 void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t k,
@@ -205,6 +211,8 @@ void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64
     }
     int64_t u = 0;
     for (; u + 2 <= units; u += 2) {
+      for (int64_t b = 0; b < 2 * T::kBytes; b += 64)
+        _mm_prefetch(reinterpret_cast<const char*>(row + u * T::kBytes + kPrefetchBytes + b), _MM_HINT_T0);
       T::template step<C>(row + u * T::kBytes, x + u * xblocks, x_stride, a0, a1, off);
       T::template step<C>(row + (u + 1) * T::kBytes, x + (u + 1) * xblocks, x_stride, a1, a0, off);
     }
