@@ -13,6 +13,14 @@ double now_seconds() noexcept {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+bool timing_done(std::span<const double> samples, double elapsed, const TimingOptions& options) {
+  const auto n = static_cast<int>(samples.size());
+  if (n >= options.max_samples) return true;
+  if (n < options.min_samples || elapsed < options.budget_s) return false;
+  if (elapsed >= options.budget_s * (1 + options.ci_overtime)) return true;
+  return median_spread(summarize(samples)) <= options.ci_target;
+}
+
 Timing time_repeated(const std::function<double()>& run, const TimingOptions& options) {
   if (options.min_samples < 1 || options.max_samples < options.min_samples) {
     throw Error(ErrorCode::invalid_argument, "time_repeated: need 1 <= min_samples <= max_samples");
@@ -25,17 +33,16 @@ Timing time_repeated(const std::function<double()>& run, const TimingOptions& op
   }
   Timing timing;
   const double start = now_seconds();
-  while (static_cast<int>(timing.samples.size()) < options.max_samples) {
+  do {
     const double seconds = run();
     if (!std::isfinite(seconds) || seconds < 0) {
       throw Error(ErrorCode::invalid_argument,
                   "time_repeated: a run measured " + std::to_string(seconds) + " s (broken timer)");
     }
     timing.samples.push_back(seconds);
-    const bool enough = static_cast<int>(timing.samples.size()) >= options.min_samples;
-    if (enough && now_seconds() - start >= options.budget_s) break;
-  }
+  } while (!timing_done(timing.samples, now_seconds() - start, options));
   timing.stats = summarize(timing.samples);
+  timing.ci_met = median_spread(timing.stats) <= options.ci_target;
   return timing;
 }
 

@@ -68,6 +68,9 @@ class Results(CliTestCase):
                 self.assertLessEqual(t["min"], t["median"])
                 self.assertLessEqual(t["median"], t["max"])
                 self.assertGreaterEqual(t["samples"], 3)
+                # The median's interval holds it, inside the samples' range.
+                ci = t["median_ci"]
+                self.assertTrue(t["min"] <= ci["low"] <= t["median"] <= ci["high"] <= t["max"], t)
             else:
                 self.assertIsNone(t["median"], "nothing that did not run has a number")
                 self.assertTrue(t["reason"], t)
@@ -138,6 +141,23 @@ class Results(CliTestCase):
             group_notes = [n for n in group.splitlines() if n.startswith("  [")]
             self.assertEqual(len(group_notes), len({n.split("] ", 1)[1] for n in group_notes}), group)
         self.assertTrue(all(len(line) <= 80 for line in result.stdout.splitlines()), result.stdout)
+
+    def test_a_noisy_device_gets_overtime_and_says_so(self):
+        # jitter=8: every other compute runs its graph 8 times over, so no budget pins the median
+        # down; measuring goes past the budget, then says the interval stayed wide.
+        sims = {"BK_SIM_DEVICES": "sim0:jitter=8", "COLUMNS": "80"}
+        args = ("--device", "sim0", "--op", "add", "--size", "256", "--budget", "50ms")
+        document = self.assertJsonOutput(bench(*args, "--json", env=sims), "bk.bench.v1.json")
+        [test] = document["devices"][0]["tests"]
+        self.assertEqual(test["status"], "ok", test)
+        self.assertFalse(test["median_ci"]["met"])
+        self.assertGreater(test["median_ci"]["spread"], document["invocation"]["ci_target"])
+        self.assertEqual(document["invocation"]["ci_overtime_s"], 0.025)
+        text = bench(*args, env=sims)
+        self.assertOk(text)
+        self.assertRegex(text.stdout, r"\bok \[1\]")
+        self.assertIn("[1] ok, but noisy: after", text.stdout)
+        self.assertTrue(all(len(line) <= 80 for line in text.stdout.splitlines()), text.stdout)
 
     def test_quick_is_one_size_per_group_on_a_short_budget(self):
         document = self.assertJsonOutput(bench("--device", "CPU", "--quick", "--op", "peak,mul_mat,add,h2d",

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 #include "bk/error.h"
 #include "probe/bench_compare.h"
@@ -40,6 +41,31 @@ TEST(BenchTimer, AFastTestGetsEveryWarmUpRun) {
 TEST(BenchTimer, MaxSamplesBoundsAFastTest) {
   const Timing t = time_repeated([] { return 1e-9; }, {1000.0, 0, 1, 7});
   EXPECT_EQ(t.samples.size(), 7u);
+}
+
+// Past the budget a noisy median keeps measuring until its interval is tight or the overtime is
+// spent; a steady one stops at the budget; nothing stops before the budget or min_samples.
+TEST(BenchTimer, NoisyMediansGetOvertimeSteadyOnesDoNot) {
+  const TimingOptions options{1.0, 0, 3, 1000, 0.03, 1.0};  // within 3%, overtime one budget more
+  std::vector<double> noisy, steady;
+  for (int i = 0; i < 20; ++i) {
+    noisy.push_back(i % 2 == 0 ? 1.0 : 2.0);
+    steady.push_back(1.0 + 1e-4 * i);
+  }
+  EXPECT_FALSE(timing_done(steady, 0.9, options));  // before the budget
+  EXPECT_TRUE(timing_done(steady, 1.0, options));
+  EXPECT_FALSE(timing_done(noisy, 1.0, options));
+  EXPECT_FALSE(timing_done(noisy, 1.9, options));
+  EXPECT_TRUE(timing_done(noisy, 2.0, options));                           // the overtime is spent
+  EXPECT_FALSE(timing_done(std::vector<double>{1.0, 1.0}, 5.0, options));  // below min_samples
+  EXPECT_TRUE(timing_done(std::vector<double>(1000, 1.0), 0.0, options));  // max_samples
+
+  // The same through time_repeated, which reports whether the interval got tight.
+  int calls = 0;
+  const Timing t = time_repeated([&] { return ++calls % 2 == 0 ? 1.0 : 2.0; }, {0.0, 0, 6, 6});
+  EXPECT_EQ(t.samples.size(), 6u);
+  EXPECT_FALSE(t.ci_met);
+  EXPECT_TRUE(time_repeated([] { return 1.0; }, {0.0, 0, 6, 6}).ci_met);
 }
 
 TEST(BenchTimer, ABrokenTimerIsAnErrorNotANumber) {

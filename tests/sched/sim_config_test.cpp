@@ -26,7 +26,7 @@ TEST(SimConfig, EmptyTextHasNoDevices) {
 TEST(SimConfig, ReadsEveryKey) {
   const auto devices = parse_sim_config(
       "gpu0:type=igpu,ops=mul_mat+add,types=f32+f16,mem=2GiB,max_buffer=256MiB,alignment=256,events=no,"
-      "offload=mul_mat,offload_min_batch=8,reads=CPU+gpu1;gpu1");
+      "offload=mul_mat,offload_min_batch=8,reads=CPU+gpu1,jitter=4;gpu1");
   ASSERT_EQ(devices.size(), 2u);
   const SimDeviceConfig& c = devices[0];
   EXPECT_EQ(c.name, "gpu0");
@@ -40,6 +40,8 @@ TEST(SimConfig, ReadsEveryKey) {
   EXPECT_EQ(c.offload, std::set<Op>{Op::mul_mat});
   EXPECT_EQ(c.offload_min_batch, 8);
   EXPECT_EQ(c.reads, (std::vector<std::string>{"CPU", "gpu1"}));
+  EXPECT_EQ(c.jitter, 4);
+  EXPECT_EQ(devices[1].jitter, 1);
 }
 
 TEST(SimConfig, DefaultsRunEveryOpInEightGiB) {
@@ -61,6 +63,7 @@ TEST(SimConfig, ErrorsNameTheDeviceAndTheKey) {
   EXPECT_NE(error_of("gpu0:mem").find("needs a value"), std::string::npos);
   EXPECT_NE(error_of("gpu0:type=tpu").find("not a device type"), std::string::npos);
   EXPECT_NE(error_of("gpu0:alignment=3").find("power of two"), std::string::npos);
+  EXPECT_NE(error_of("gpu0:jitter=0").find("from 1 to 1000"), std::string::npos);
   EXPECT_NE(error_of("gpu0;gpu0").find("used twice"), std::string::npos);
   EXPECT_NE(error_of("CPU").find("real CPU"), std::string::npos);
   EXPECT_NE(error_of(":ops=add").find("needs a name"), std::string::npos);
@@ -70,7 +73,7 @@ TEST(SimConfig, ErrorsNameTheDeviceAndTheKey) {
 TEST(SimConfig, HelpListsEveryKey) {
   const std::string help = sim_config_help();
   for (const char* key : {"type=", "ops=", "types=", "mem=", "max_buffer=", "alignment=", "events=",
-                          "offload=", "offload_min_batch=", "reads="}) {
+                          "offload=", "offload_min_batch=", "reads=", "jitter="}) {
     EXPECT_NE(help.find(key), std::string::npos) << key;
   }
 }

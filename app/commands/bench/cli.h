@@ -101,6 +101,7 @@ struct BenchResult {
   std::string unit;  // "GFLOP/s", "GB/s", "us", "eval/s"
   bool higher_is_better = true;
   bk::SampleStats stats;           // in unit, per sample
+  bool ci_met = true;              // the median's interval got within the timing's ci_target
   double flops = 0;                // per run, for the roofline (0: none)
   double bytes = 0;                // per run, as counted for the unit
   std::optional<double> fraction;  // of the matching peak

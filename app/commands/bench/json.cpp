@@ -60,6 +60,11 @@ ojson result_json(const BenchResult& r) {
           {"max", v(r.stats.max)},
           {"cv", v(r.stats.cv)},
           {"samples", ok ? ojson(r.stats.count) : ojson(nullptr)},
+          {"median_ci", ok ? ojson{{"low", r.stats.median_low},
+                                   {"high", r.stats.median_high},
+                                   {"spread", bk::median_spread(r.stats)},
+                                   {"met", r.ci_met}}
+                           : ojson(nullptr)},
           {"flops", r.flops > 0 ? ojson(r.flops) : ojson(nullptr)},
           {"bytes", r.bytes > 0 ? ojson(r.bytes) : ojson(nullptr)},
           {"fraction_of_peak", r.fraction ? ojson(*r.fraction) : ojson(nullptr)},
@@ -147,6 +152,8 @@ ojson bench_document(const BenchRun& run) {
       {"budget_s", run.timing.budget_s},
       {"warmup", run.timing.warmup},
       {"min_samples", run.timing.min_samples},
+      {"ci_target", run.timing.ci_target},
+      {"ci_overtime_s", run.timing.budget_s * run.timing.ci_overtime},
       {"threads", run.args.threads > 0 ? ojson(run.args.threads) : ojson(nullptr)},
       {"timer", "per test: device events where the device times them, else host clock after synchronize"}};
   ojson devices = ojson::array();

@@ -144,6 +144,7 @@ void measure_into(BenchResult& result, const std::function<double()>& run, const
     values.push_back(to_unit(s));
   }
   result.stats = bk::summarize(values);
+  result.ci_met = t.ci_met;
   result.status = BenchStatus::ok;
 }
 

@@ -51,9 +51,8 @@ std::string peaks_table(const DeviceBench& bench, const TermStyle& style) {
 // The notes under one group's table: each distinct reason once, numbered from 1.
 class Notes {
  public:
-  // "[2]": the number of this status and reason, given one the first time they are seen.
-  std::string mark(const BenchResult& r) {
-    const std::string text = std::string(bench_status_name(r.status)) + ": " + r.reason;
+  // "[2]": the number of this note, given one the first time it is seen.
+  std::string mark(const std::string& text) {
     auto it = std::find(notes_.begin(), notes_.end(), text);
     if (it == notes_.end()) it = notes_.insert(notes_.end(), text);
     return fmt::format("[{}]", it - notes_.begin() + 1);
@@ -69,8 +68,14 @@ class Notes {
 };
 
 std::string status_cell(const BenchResult& r, Notes& notes) {
-  if (r.status == BenchStatus::ok) return "ok";
-  return std::string(bench_status_name(r.status)) + (r.reason.empty() ? "" : " " + notes.mark(r));
+  const std::string status = bench_status_name(r.status);
+  if (r.status == BenchStatus::ok && !r.ci_met) {
+    return "ok " + notes.mark(fmt::format("ok, but noisy: after {} samples (the budget and its overtime) the "
+                                          "median's 95% interval is still {:.1f}% wide either side; compare "
+                                          "with care",
+                                          r.stats.count, 100 * bk::median_spread(r.stats)));
+  }
+  return status + (r.reason.empty() ? "" : " " + notes.mark(status + ": " + r.reason));
 }
 
 std::string splits_cell(const BenchResult& r) {

@@ -89,10 +89,12 @@ void SimBackend::compute(Graph& graph) {
   const std::string device_name = device_->name();
   const SimFault fault = device_->config().fault;
   if (fault == SimFault::hang && !queue_) sim_hang_forever();
-  auto run = [cpu = cpu_.get(), device_name, fault](Graph& g) {
+  // jitter=N: every other graph is computed N times over, so its time varies N-fold.
+  const long long repeats = computes_++ % 2 == 1 ? device_->config().jitter : 1;
+  auto run = [cpu = cpu_.get(), device_name, fault, repeats](Graph& g) {
     if (fault == SimFault::hang) sim_hang_forever();
     try {
-      cpu->compute(g);
+      for (long long i = 0; i < repeats; ++i) cpu->compute(g);
       if (fault == SimFault::wrong_results) corrupt_results(g);
     } catch (const Error& e) {
       throw Error(e.code(), fmt::format("{} (simulated) runs the CPU's kernels: {}", device_name, e.what()));

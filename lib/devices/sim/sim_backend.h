@@ -48,6 +48,7 @@ class SimBackend final : public Backend {
 
   SimDevice* device_;
   std::unique_ptr<Backend> cpu_;
+  long long computes_ = 0;           // graphs computed so far, for jitter=N
   std::unique_ptr<SimQueue> queue_;  // last: its jobs use cpu_, so it is destroyed first
 };
 

@@ -114,7 +114,7 @@ struct KeySpec {
 };
 
 // The keys of a device entry. To add a behaviour: a field in SimDeviceConfig, a row here.
-constexpr std::array<KeySpec, 12> kKeys{{
+constexpr std::array<KeySpec, 13> kKeys{{
     {"type", "gpu|igpu|accel|cpu", "device type (default gpu)",
      [](SimDeviceConfig& c, const Where& at, std::string_view v) { c.type = parse_type(at, v); }},
     {"ops", "all|OP+OP", "compute ops it runs (default all)",
@@ -146,6 +146,11 @@ constexpr std::array<KeySpec, 12> kKeys{{
     {"fault", "none|corrupt_byte|wrong_results|hang|alloc_fail|hang_init",
      "injects a fault, for testing checks (default none)",
      [](SimDeviceConfig& c, const Where& at, std::string_view v) { c.fault = parse_fault(at, v); }},
+    {"jitter", "N", "every other compute runs its graph N times: a noisy device (default 1)",
+     [](SimDeviceConfig& c, const Where& at, std::string_view v) {
+       c.jitter = parse_count(at, v);
+       if (c.jitter < 1 || c.jitter > 1000) bad(at, "must be from 1 to 1000");
+     }},
 }};
 
 const KeySpec* find_key(std::string_view key) {

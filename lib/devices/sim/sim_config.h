@@ -51,6 +51,7 @@ struct SimDeviceConfig {
   std::vector<std::string> reads;    // other buffer types it reads in place ("CPU" = host memory)
   std::string description;           // empty: generated from the above
   SimFault fault = SimFault::none;   // injected fault (see SimFault)
+  long long jitter = 1;              // every other compute runs its graph this many times
 };
 
 // Parses the whole variable; an empty text gives no devices.
