@@ -14,8 +14,9 @@ export VK_ICD_FILENAMES=$VK_DRIVER_FILES
 export MESA_SHADER_CACHE_DISABLE=true
 
 scripts/bootstrap.sh
-# Test-only: headless Chromium renders bkctl bench's roofline SVG in tests/cli/test_bench.py.
-scripts/install-packages.sh chromium
+# Test-only: headless Chromium renders bkctl bench's roofline SVG in tests/cli/test_bench.py, and
+# promtool (Debian's prometheus) checks bkctl smoke --prom's file in tests/cli/test_smoke.py.
+scripts/install-packages.sh chromium prometheus
 
 echo "== build and test (Release, build/)" >&2
 cmake --build build -j "$jobs"

@@ -43,14 +43,21 @@ def check(document, device, name):
     return matches[0]
 
 
-class JUnitFile:
+class ReportPath:
+    """A path in a temporary directory of its own, removed after the test."""
+
+    def __init__(self, test, name):
+        self.test = test
+        self.dir = tempfile.mkdtemp(prefix="bk-smoke-")
+        self.path = os.path.join(self.dir, name)
+        test.addCleanup(shutil.rmtree, self.dir)
+
+
+class JUnitFile(ReportPath):
     """A temporary path for --junit, validated with xmllint against the vendored XSD."""
 
     def __init__(self, test):
-        self.test = test
-        self.dir = tempfile.mkdtemp(prefix="bk-smoke-")
-        self.path = os.path.join(self.dir, "smoke.xml")
-        test.addCleanup(shutil.rmtree, self.dir)
+        super().__init__(test, "smoke.xml")
 
     def validated(self):
         if shutil.which("xmllint") is None:
@@ -353,13 +360,78 @@ class Floors(CliTestCase):
         self.assertOneLineError(smoke("--expect", "/nonexistent/floors.json"), 2, "--expect")
 
 
+class PromFile(ReportPath):
+    """A temporary path for --prom; read() checks it with promtool and returns its samples as
+    (name, labels, value) triples."""
+
+    def __init__(self, test):
+        super().__init__(test, "bk.prom")
+
+    def read(self):
+        if shutil.which("promtool") is None:
+            self.test.skipTest("promtool is missing: install prometheus (scripts/test.sh does)")
+        with open(self.path, encoding="utf-8") as f:
+            text = f.read()
+        lint = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True,
+                              check=False)
+        self.test.assertEqual(lint.returncode, 0, lint.stdout + lint.stderr)
+        self.test.assertEqual(os.listdir(self.dir), ["bk.prom"], "no temporary file is left behind")
+        samples = []
+        for line in text.splitlines():
+            if line.startswith("#"):
+                continue
+            match = re.fullmatch(r"(\w+)(?:\{(.*)\})? (\S+)", line)
+            self.test.assertIsNotNone(match, line)
+            labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', match.group(2) or ""))
+            samples.append((match.group(1), labels, float(match.group(3))))
+        return samples
+
+
+class Prometheus(CliTestCase):
+    def test_every_check_and_measure_agrees_with_the_json(self):
+        prom = PromFile(self)
+        document = smoke_json(self, "--device", "CPU", "--prom", prom.path)
+        samples = prom.read()
+        statuses = {(l["device"], l["check"]): l["status"]
+                    for name, l, v in samples if name == "bk_smoke_check_status" and v == 1}
+        self.assertEqual(statuses, {(c["device"], c["check"]): c["status"] for c in document["checks"]})
+        # Each check has one sample per status: a state set, exactly one of them 1.
+        per_check = [l for name, l, v in samples if name == "bk_smoke_check_status"]
+        self.assertEqual(len(per_check), 5 * len(document["checks"]))
+        memory = {l["kind"]: v for name, l, v in samples if name == "bk_device_memory_bytes"}
+        enumerate_metrics = check(document, "CPU", "enumerate")["metrics"]
+        self.assertEqual(memory["total"], enumerate_metrics["memory_total_bytes"])
+        write = [v for name, l, v in samples
+                 if name == "bk_smoke_bandwidth_bytes_per_second" and l["direction"] == "write"]
+        self.assertAlmostEqual(write[0] / 1e9, check(document, "CPU", "memory")["metrics"]["write_gbps"], places=6)
+        self.assertIn(("bk_smoke_exit_code", {}, 0.0), samples)
+        info = [l for name, l, v in samples if name == "bk_device_info"]
+        self.assertEqual([l["device"] for l in info], ["CPU"])
+
+    def test_a_failing_run_still_writes_its_metrics(self):
+        prom = PromFile(self)
+        smoke_json(self, "--device", "sim0", "--prom", prom.path, env=sim("sim0:fault=wrong_results"), exit_code=1)
+        samples = prom.read()
+        self.assertIn(("bk_smoke_check_status", {"device": "sim0", "check": "compute", "status": "fail"}, 1.0),
+                      samples)
+        self.assertIn(("bk_smoke_exit_code", {}, 1.0), samples)
+
+    def test_level2_reports_matmul_gflops(self):
+        prom = PromFile(self)
+        document = smoke_json(self, "--device", "CPU", "--level", "2", "--prom", prom.path)
+        gflops = [(l, v) for name, l, v in prom.read() if name == "bk_bench_gflops"]
+        self.assertEqual([l for l, v in gflops], [{"device": "CPU", "test": "matmul", "dtype": "f32"}])
+        self.assertEqual(gflops[0][1], check(document, "CPU", "matmul")["metrics"]["median_gflops"])
+
+
 class BadInput(CliTestCase):
     def test_usage_errors(self):
         for args, needle in [(["--require", "CUDA"], "--require"), (["--require", ">=2"], "--require"),
                              (["--min-memory", "CUDA0"], "--min-memory"), (["--timeout", "0s"], "--timeout"),
                              (["--timeout", "abc"], "--timeout"), (["--duration", "-1"], "--duration"),
                              (["--fail-on", "pass"], "--fail-on"), (["--mem", "1x"], "--mem"),
-                             (["--level", "4"], "--level"), (["--junit", "/nonexistent/dir/out.xml"], "--junit")]:
+                             (["--level", "4"], "--level"), (["--junit", "/nonexistent/dir/out.xml"], "--junit"),
+                             (["--prom", "/nonexistent/dir/bk.prom"], "--prom")]:
             with self.subTest(args=args):
                 self.assertOneLineError(smoke(*args), 2, needle)
 

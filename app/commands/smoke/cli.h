@@ -2,7 +2,8 @@
 #pragma once
 // `bkctl smoke`: what a run was asked (SmokeOptions), what it found (SmokeReport), and the
 // pieces that make one, in commands/smoke/: running the checks (run.cpp), the verdict and exit
-// code, and the three outputs (report.cpp: the human table, bk.smoke/v1 JSON, JUnit XML).
+// code, and the outputs (report.cpp: the human table, bk.smoke/v1 JSON, JUnit XML;
+// prometheus.cpp: metrics for Prometheus).
 
 #include <optional>
 #include <string>
@@ -73,6 +74,8 @@ void decide_verdict(const SmokeOptions& options, SmokeReport& report);
 std::string smoke_human(const SmokeOptions& options, const SmokeReport& report);
 ojson smoke_json(const SmokeOptions& options, const SmokeReport& report);
 std::string smoke_junit(const SmokeReport& report);
+// prometheus.cpp: Prometheus's text format, for node_exporter's textfile collector.
+std::string smoke_prometheus(const SmokeReport& report);
 // "PASS", "FAIL", "SKIPPED", "ERROR".
 std::string to_upper_status(bk::SmokeStatus status);
 // "TIMEOUT" for a timed-out check, else to_upper_status: what the table and progress lines say.

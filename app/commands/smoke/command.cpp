@@ -42,6 +42,7 @@ struct SmokeArgs {
   std::string fail_on = "fail,error";
   bool json = false;
   std::string junit;
+  std::string prom;
 };
 
 [[noreturn]] void usage(const std::string& message) {
@@ -75,9 +76,12 @@ SmokeOptions parse_options(const SmokeArgs& args) {
 
 int run_smoke_command(const SmokeArgs& args) {
   const SmokeOptions options = parse_options(args);
-  ReportFile junit(args.junit, "--junit");  // fails now, not after the checks, on a bad path
+  // Report files fail now, not after the checks, on a bad path.
+  ReportFile junit(args.junit, "--junit");
+  ReportFile prom(args.prom, "--prom");
   const SmokeReport report = run_smoke(options);
   junit.commit(smoke_junit(report));
+  prom.commit(smoke_prometheus(report));
   if (args.json) {
     print_json(smoke_json(options, report));
   } else {
@@ -125,6 +129,10 @@ Command add_smoke_command(CLI::App& parent) {
   app->add_flag("--json", args->json, "Print JSON (schema bk.smoke/v1) instead of the summary");
   app->add_option("--junit", args->junit, "Also write a JUnit XML report (one testcase per device x check)")
       ->type_name("FILE");
+  app->add_option("--prom", args->prom,
+                  "Also write the results as Prometheus metrics, for node_exporter's textfile collector "
+                  "(written whole, then renamed over FILE)")
+      ->type_name("FILE");
   app->footer(
       "Each check is pass, fail, error (with the message), skipped (it could have run but did not) or\n"
       "n/a (the device cannot run it by design, e.g. events on the CPU); a check that does not\n"
@@ -136,6 +144,7 @@ Command add_smoke_command(CLI::App& parent) {
       "Examples:\n"
       "  bkctl smoke                                        # level 1 on every device\n"
       "  bkctl smoke --level 2 --junit smoke.xml            # plus conformance and matmul speed\n"
+      "  bkctl smoke --prom /var/lib/node_exporter/bk.prom  # metrics for Prometheus\n"
       "  bkctl smoke --require 'CUDA>=2' --min-memory CUDA0=80GiB --expect floors.json\n"
       "  bkctl smoke --level 3 --duration 5m --device Vulkan0 --json");
   return {app, [args] { return run_smoke_command(*args); }};
