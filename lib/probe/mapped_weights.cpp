@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <utility>
 
 #include "bk/error.h"
 #include "bk/host_buffer.h"
@@ -64,7 +65,7 @@ class ReadOnlyBuffer final : public HostBuffer {
 }  // namespace
 
 MappedWeights::MappedWeights(const GgufFile& file, Device& host)
-    : file_(file), type_(std::make_unique<Type>(host, file.alignment(), file.path())) {
+    : type_(std::make_unique<Type>(host, file.alignment(), file.path())) {
   const std::span<const std::byte> data = file.data();
   buffer_ = std::make_unique<ReadOnlyBuffer>(*type_, data.data(), data.size(), file.path());
   buffer_->set_usage(BufferUsage::weights);

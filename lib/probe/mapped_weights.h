@@ -38,7 +38,6 @@ class MappedWeights {
 
  private:
   class Type;
-  const GgufFile& file_;
   std::unique_ptr<Type> type_;
   std::unique_ptr<Buffer> buffer_;
   size_t placed_ = 0;

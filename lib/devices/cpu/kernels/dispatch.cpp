@@ -55,7 +55,7 @@ std::array<CpuKernels, kCpuIsaCount> build_tables() {
   cpu_fill_vec_avx2(tables[2]);  // AVX-512 CPUs run the avx2 vector loops; the matmul tile is wider
   cpu_fill_matmul_avx512(tables[2]);
   // The quantized dot products too: a block-a-zmm variant measured slower than these on an
-  // AVX-512 host (docs/performance.md, 2026-12-06 "AVX-512 host").
+  // AVX-512 host (docs/performance.md, "A block-a-zmm avx512 variant").
   cpu_fill_quant_dot_avx2(tables[2]);
   cpu_fill_peak_avx512_ext(tables[2], cpu_features().avx512_bf16, cpu_features().avx512_fp16);
   tables[2].isa = CpuIsa::avx512;
