@@ -112,11 +112,13 @@ TEST_P(CpuTier, ConversionsRoundLikeCore) {
   EXPECT_TRUE(std::isnan(bf16_to_f32(b[0])));
 }
 
-// Whether mul_mat rounds the activations to bf16 first: the amx tier's AMX path (bf16 weights,
-// more than 32 columns; op_mul_mat.cpp), whose products are then exact and summed in f32.
-bool rounds_x_to_bf16(CpuIsa isa, DType wtype, int64_t n) {
-  return isa == CpuIsa::amx && wtype == DType::BF16 && n > 32;
+// Whether mul_mat rounds its operands to bf16 first: the amx tier's AMX path (bf16 weights, or
+// quantized ones decoded to bf16; more than 32 columns; op_mul_mat.cpp), whose products are then
+// exact and summed in f32.
+bool rounds_to_bf16(CpuIsa isa, DType wtype, int64_t n) {
+  return isa == CpuIsa::amx && (wtype == DType::BF16 || is_quantized(wtype)) && n > 32;
 }
+float bf16_rounded(float v) { return bf16_to_f32(f32_to_bf16(v)); }
 
 // mul_mat through the backend on this tier, against a double-precision product (of the
 // bf16-rounded activations where the path rounds them), on sizes that take the dot-product path
@@ -137,15 +139,14 @@ void check_mul_mat(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k, int
   cpu.set_isa(isa);
   cpu.set_threads(threads);
   backend->compute(graph);
-  const bool bf16_x = rounds_x_to_bf16(isa, wtype, n);
+  const bool bf16_x = rounds_to_bf16(isa, wtype, n);
   double err = 0, norm = 0;
   for (int64_t j = 0; j < n; ++j) {
     for (int64_t i = 0; i < m; ++i) {
       double want = 0;
       for (int64_t t = 0; t < k; ++t) {
         const float xs = test::CpuGraph::get(x, j * k + t);
-        want += static_cast<double>(test::CpuGraph::get(w, i * k + t)) *
-                (bf16_x ? bf16_to_f32(f32_to_bf16(xs)) : xs);
+        want += static_cast<double>(test::CpuGraph::get(w, i * k + t)) * (bf16_x ? bf16_rounded(xs) : xs);
       }
       const double got = test::CpuGraph::get(r, j * m + i);
       ASSERT_TRUE(std::isfinite(got)) << "unwritten or non-finite at " << i << "," << j;
@@ -254,10 +255,10 @@ TEST_P(CpuTier, PackedGemvMatchesDoubleAtEveryColumnCount) {
 }
 
 // Quantized weights through the backend on this tier: W encoded from random floats, the
-// reference the double-precision product of the decoded W (dequantize_row) and the f32 X. The
-// fused kernels (1-8 columns) quantize X to 16 bits, which costs ~1e-10 of NMSE; 1e-8 still
-// fails any decoding mistake (a wrong scale, nibble or offset is an error of order 1). Wider X
-// takes the decoded panels and the GEMM.
+// reference the double-precision product of the decoded W (dequantize_row) and the f32 X (both
+// rounded to bf16 where the AMX path rounds them). The fused kernels (1-8 columns) quantize X to
+// 16 bits, which costs ~1e-10 of NMSE; 1e-8 still fails any decoding mistake (a wrong scale,
+// nibble or offset is an error of order 1). Wider X takes the decoded panels and the GEMM.
 double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k) {
   GraphBuilder g;
   Tensor& w = g.weight(wtype, {k, m, 1, 1}, "w");
@@ -276,12 +277,15 @@ double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t
   cpu.set_isa(isa);
   cpu.set_threads(2);
   backend->compute(graph);
+  const bool bf16 = rounds_to_bf16(isa, wtype, n);
   double err = 0, norm = 0;
   for (int64_t j = 0; j < n; ++j) {
     for (int64_t i = 0; i < m; ++i) {
       double want = 0;
-      for (int64_t t = 0; t < k; ++t)
-        want += double{decoded[static_cast<size_t>(i * k + t)]} * xv[static_cast<size_t>(j * k + t)];
+      for (int64_t t = 0; t < k; ++t) {
+        const float wt = decoded[static_cast<size_t>(i * k + t)], xt = xv[static_cast<size_t>(j * k + t)];
+        want += bf16 ? double{bf16_rounded(wt)} * bf16_rounded(xt) : double{wt} * xt;
+      }
       const double got = test::CpuGraph::get(r, j * m + i);
       if (!std::isfinite(got)) return std::numeric_limits<double>::infinity();  // unwritten
       err += (got - want) * (got - want);

@@ -3,7 +3,7 @@
 // contiguous f32 rows, and the choice between the dot-product path (few columns: streams W once)
 // and the packed, blocked GEMM (mul_mat_gemm.h). Quantized weights take the fused decode-and-dot
 // kernels at few columns (mul_mat_quant.h); wider, they are decoded to f32 a panel of rows at a
-// time and each panel runs the same paths.
+// time and each panel runs the same paths (on the amx tier, the GEMM's panels as bf16 on tiles).
 #include <algorithm>
 
 #include "devices/cpu/kernels/mul_mat_amx.h"
@@ -62,12 +62,13 @@ struct MulMatLayout {
   bool gather_w = false;      // w's rows are strided: copied to contiguous f32 first
   bool quant_dot = false;     // w is quantized, few columns: the fused kernels, x quantized at xq_offset
   bool quant_panels = false;  // w is quantized, more columns: decoded panel by panel to f32 at w_offset
+                              // (and, for AMX, converted to bf16 at w16_offset)
   bool gather_x = false;
   int phases = 0;      // x is packed for gemv_packed with these phases (kernel_table.h), not padded
   bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
   bool gemm = false;
   bool amx = false;  // the gemm runs on AMX tiles (bf16 weights, tier amx)
-  size_t w_offset = 0, x_offset = 0, xt_offset = 0, xq_offset = 0, gemm_offset = 0, total = 0;
+  size_t w_offset = 0, w16_offset = 0, x_offset = 0, xt_offset = 0, xq_offset = 0, gemm_offset = 0, total = 0;
 };
 
 MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
@@ -84,10 +85,18 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   if (f32_dot && f32_w && k.gemv_packed.pack != nullptr) l.phases = packed_phases(x.ne[1]);
   l.pad_x = f32_dot && l.phases == 0 && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
-  l.amx = l.gemm && !l.gather_w && !l.quant_panels && cpu_amx_applies(k, weight_type(w.type));
+  // Quantized panels go to AMX tiles as bf16: the rounding (~2^-9 of each decoded weight, as for
+  // the activations) stays far inside the quantized limit (probe/verify/limits.h).
+  l.amx =
+      l.gemm && !l.gather_w && cpu_amx_applies(k, l.quant_panels ? WeightType::bf16 : weight_type(w.type));
+  const auto panel_elements = static_cast<size_t>(w_rows * w.ne[2] * w.ne[3] * w.ne[0]);
   if (l.gather_w || l.quant_panels) {
     l.w_offset = l.total;
-    l.total += align_up(static_cast<size_t>(w_rows * w.ne[2] * w.ne[3] * w.ne[0]) * sizeof(float));
+    l.total += align_up(panel_elements * sizeof(float));
+  }
+  if (l.quant_panels && l.amx) {
+    l.w16_offset = l.total;
+    l.total += align_up(panel_elements * sizeof(uint16_t));
   }
   if (l.gather_x) {
     l.x_offset = l.total;
@@ -131,6 +140,23 @@ Tensor gather_f32(KernelContext& ctx, const Tensor& t, std::byte* dst, int64_t r
       const float* src = read_row_f32(ctx.k(), t, ri, 0, t.ne[0], row);
       if (src != row) std::copy_n(src, t.ne[0], row);  // a direct row is read in place
     }
+  });
+  return c;
+}
+
+// A packed f32 tensor as packed bf16 in dst (round to nearest even), converted in parallel.
+Tensor to_bf16(KernelContext& ctx, const Tensor& t, std::byte* dst) {
+  Tensor c = t;
+  c.type = DType::BF16;
+  c.nb = packed_strides(DType::BF16, t.ne);
+  c.data = dst;
+  const int64_t rows = t.nrows();
+  const int64_t tasks = task_count(rows, t.ne[0], ctx.threads());
+  ctx.parallel(tasks, [&](int64_t task, int) {
+    const Range r = split_range(rows, tasks, task);
+    const int64_t begin = r.begin * t.ne[0], count = (r.end - r.begin) * t.ne[0];
+    ctx.k().f32_to_bf16(static_cast<const float*>(t.data) + begin, reinterpret_cast<uint16_t*>(dst) + begin,
+                        count);
   });
   return c;
 }
@@ -213,7 +239,8 @@ void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, con
   }
 }
 
-// Quantized w: rows j0 .. j0 + n of w decoded to f32, multiplied into the result's rows j0 ...
+// Quantized w: rows j0 .. j0 + n of w decoded to f32 (then bf16 for AMX), multiplied into the
+// result's rows j0 ...
 void multiply_by_panels(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, const Tensor& w,
                         const Tensor& x, const float* xt) {
   for (int64_t j0 = 0; j0 < w.ne[1]; j0 += kQuantPanelRows) {
@@ -224,7 +251,7 @@ void multiply_by_panels(KernelContext& ctx, const MulMatLayout& l, const Tensor&
     Tensor rows = node;
     rows.ne[0] = panel.ne[1];
     rows.data = element_ptr(node, j0, {0, 0, 0});
-    multiply(ctx, l, rows, decoded, x, xt);
+    multiply(ctx, l, rows, l.amx ? to_bf16(ctx, decoded, ctx.work() + l.w16_offset) : decoded, x, xt);
   }
 }
 
