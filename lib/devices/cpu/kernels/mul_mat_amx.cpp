@@ -35,9 +35,11 @@ struct AmxLayout {
   int64_t panel_stride() const { return tiles * kTileElems; }
 };
 
-void pack(KernelContext& ctx, const GemmProblem& p, const AmxLayout& l, uint16_t* wp, uint16_t* xp) {
+// Packs W's panels, and X's unless they are packed already.
+void pack(KernelContext& ctx, const GemmProblem& p, const AmxLayout& l, uint16_t* wp, uint16_t* xp,
+          bool x_packed) {
   const AmxFns& a = ctx.k().amx;
-  const int64_t wpanels = 2 * l.wpairs, units = wpanels + 2 * l.xpairs;
+  const int64_t wpanels = 2 * l.wpairs, units = wpanels + (x_packed ? 0 : 2 * l.xpairs);
   const int64_t tasks = task_count(units, kPanelRows * p.k, ctx.threads());
   ctx.parallel(tasks, [&](int64_t task, int) {
     const Range r = split_range(units, tasks, task);
@@ -73,13 +75,14 @@ size_t cpu_amx_work_size(int64_t m, int64_t n, int64_t k) {
   return l.w_bytes + l.x_bytes + l.c_bytes;
 }
 
-void cpu_amx_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work) {
+void cpu_amx_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work, bool x_packed) {
   const AmxLayout l(p.m, p.n, p.k);
-  auto* wp = reinterpret_cast<uint16_t*>(work);
-  auto* xp = reinterpret_cast<uint16_t*>(work + l.w_bytes);
-  float* c = l.direct ? p.c : reinterpret_cast<float*>(work + l.w_bytes + l.x_bytes);
+  // X first: its place depends on n and k only, so a later panel of the same W finds it there.
+  auto* xp = reinterpret_cast<uint16_t*>(work);
+  auto* wp = reinterpret_cast<uint16_t*>(work + l.x_bytes);
+  float* c = l.direct ? p.c : reinterpret_cast<float*>(work + l.x_bytes + l.w_bytes);
   const int64_t ldc = l.direct ? p.ldc : 32 * l.wpairs;
-  pack(ctx, p, l, wp, xp);
+  pack(ctx, p, l, wp, xp, x_packed);
 
   const int64_t xblocks = ceil_div(l.xpairs, kXPairs), wblocks = ceil_div(l.wpairs, kWPairs);
   const int64_t units = xblocks * wblocks;

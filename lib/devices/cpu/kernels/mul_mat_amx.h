@@ -20,6 +20,8 @@ inline bool cpu_amx_applies(const CpuKernels& k, WeightType wt) noexcept {
 // Work buffer bytes cpu_amx_gemm needs for these sizes.
 size_t cpu_amx_work_size(int64_t m, int64_t n, int64_t k);
 // Computes p (p.wt == bf16) with ctx's pool, using work (cpu_amx_work_size bytes, 64-byte aligned).
-void cpu_amx_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work);
+// x_packed: work already holds p's X as an earlier call packed it (the same X, n and k: another
+// panel of rows of the same weight), so only W is packed.
+void cpu_amx_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work, bool x_packed = false);
 
 }  // namespace bk

@@ -221,8 +221,9 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
 }
 
 // node = w x on the paths the layout chose; x gathered and, for gemv_packed, packed into xt.
+// x_packed: the AMX path finds x (one batch) packed by the previous call (multiply_by_panels).
 void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, const Tensor& w, const Tensor& x,
-              const float* xt) {
+              const float* xt, bool x_packed = false) {
   if (!l.gemm) {
     run_gemv(ctx, node, w, x, xt, l.phases);
     return;
@@ -231,7 +232,7 @@ void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, con
     for (int64_t c2 = 0; c2 < x.ne[2]; ++c2) {
       const GemmProblem p = batch_problem(node, w, x, c2, c3);
       if (l.amx) {
-        cpu_amx_gemm(ctx, p, ctx.work() + l.gemm_offset);
+        cpu_amx_gemm(ctx, p, ctx.work() + l.gemm_offset, x_packed);
       } else {
         cpu_gemm(ctx, p, ctx.work() + l.gemm_offset);
       }
@@ -251,7 +252,10 @@ void multiply_by_panels(KernelContext& ctx, const MulMatLayout& l, const Tensor&
     Tensor rows = node;
     rows.ne[0] = panel.ne[1];
     rows.data = element_ptr(node, j0, {0, 0, 0});
-    multiply(ctx, l, rows, l.amx ? to_bf16(ctx, decoded, ctx.work() + l.w16_offset) : decoded, x, xt);
+    // On AMX, x (one batch) is packed with the first panel and kept for the others.
+    const bool x_packed = l.amx && j0 > 0 && x.ne[2] * x.ne[3] == 1;
+    multiply(ctx, l, rows, l.amx ? to_bf16(ctx, decoded, ctx.work() + l.w16_offset) : decoded, x, xt,
+             x_packed);
   }
 }
 
