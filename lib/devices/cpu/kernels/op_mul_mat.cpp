@@ -67,7 +67,7 @@ struct MulMatLayout {
   int phases = 0;      // x is packed for gemv_packed with these phases (kernel_table.h), not padded
   bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
   bool gemm = false;
-  bool amx = false;  // the gemm runs on AMX tiles (bf16 weights, tier amx)
+  bool amx = false;  // the gemm runs on AMX tiles (bf16 or quantized weights, tier amx)
   size_t w_offset = 0, w16_offset = 0, x_offset = 0, xt_offset = 0, xq_offset = 0, gemm_offset = 0, total = 0;
 };
 
