@@ -16,16 +16,15 @@ namespace bk {
 // buffers.
 class MappedWeights::Type final : public BufferType {
  public:
-  Type(Device& host, size_t alignment, std::string path)
-      : host_(&host), alignment_(alignment), path_(std::move(path)) {}
+  Type(Device& host, size_t alignment) : host_(&host), alignment_(alignment) {}
 
   std::string name() const override { return host_->name() + "_Mapped"; }
   Device& device() const override { return *host_; }
   std::unique_ptr<Buffer> alloc(size_t size) override {
     throw Error(ErrorCode::unsupported,
-                fmt::format("{}: buffer type '{}' wraps the file {}; it cannot allocate {} bytes, allocate "
+                fmt::format("{}: buffer type '{}' wraps a mapped file; it cannot allocate {} bytes, allocate "
                             "from '{}' instead",
-                            host_->name(), name(), path_, size, host_->buffer_type().name()));
+                            host_->name(), name(), size, host_->buffer_type().name()));
   }
   size_t alignment() const override { return alignment_; }
   bool is_host() const override { return true; }
@@ -33,7 +32,6 @@ class MappedWeights::Type final : public BufferType {
  private:
   Device* host_;
   size_t alignment_;
-  std::string path_;
 };
 
 namespace {
@@ -65,7 +63,7 @@ class ReadOnlyBuffer final : public HostBuffer {
 }  // namespace
 
 MappedWeights::MappedWeights(const GgufFile& file, Device& host)
-    : type_(std::make_unique<Type>(host, file.alignment(), file.path())) {
+    : type_(std::make_unique<Type>(host, file.alignment())) {
   const std::span<const std::byte> data = file.data();
   buffer_ = std::make_unique<ReadOnlyBuffer>(*type_, data.data(), data.size(), file.path());
   buffer_->set_usage(BufferUsage::weights);

@@ -62,6 +62,7 @@ ModelSession::ModelSession(const GgufFile& file, std::span<Backend* const> backe
 void ModelSession::load(LlamaGraph& model) {
   const size_t cpu = backends_.size() - 1;
   std::vector<Tensor*> copied;
+  std::vector<const GgufTensor*> copied_from;  // nullptr: a KV cache
   std::vector<size_t> device_of;
   for (Tensor* leaf : weights_in_use_order(model.graph)) {
     persistent_[leaf->name] = leaf;
@@ -71,18 +72,19 @@ void ModelSession::load(LlamaGraph& model) {
       mapped_->place(*leaf, *stored);
     } else {
       copied.push_back(leaf);
+      copied_from.push_back(stored);
       device_of.push_back(backend);
     }
   }
   std::vector<Device*> devices;
   for (Backend* b : backends_) devices.push_back(&b->device());
   store_.allocate(copied, device_of, devices);
-  for (Tensor* leaf : copied) {
-    const GgufTensor* stored = file_.tensor(leaf->name);
-    if (stored == nullptr) {  // a KV cache: starts empty
-      leaf->buffer->memset_tensor(*leaf, 0, 0, leaf->nbytes());
+  for (size_t i = 0; i < copied.size(); ++i) {
+    Tensor& leaf = *copied[i];
+    if (copied_from[i] == nullptr) {  // a KV cache: starts empty
+      leaf.buffer->memset_tensor(leaf, 0, 0, leaf.nbytes());
     } else {
-      leaf->buffer->set_tensor(*leaf, file_.tensor_data(*stored).data(), 0, stored->bytes);
+      leaf.buffer->set_tensor(leaf, file_.tensor_data(*copied_from[i]).data(), 0, copied_from[i]->bytes);
     }
   }
 }
