@@ -16,15 +16,18 @@
 #     (weights in host memory, the batched mul_mats offloaded), checked against the reference;
 #   - `bkctl bench --json --plot` on CUDA0 and the Vulkan device;
 #   - cuda_perf_check: bk's MUL_MAT (BF16, F16, F32) at 8192^3 beside cuBLAS, and copy bandwidths
-#     beside cudaMemcpy, in one process, with the targets.
+#     beside cudaMemcpy, in one process, with the targets;
+#   - the level-3 burn-in on CUDA0 (`bkctl smoke --level 3 --duration 30s --mem 50% --json`):
+#     checked matmuls, half the memory held filled, NVML telemetry each second, the PCIe check.
 # Results go to ${OUT:-/tmp/gpu-check}: summary.txt (the table), perf.json, devices.json,
 # bench_cuda.json, roofline.svg and results.tar.gz (every log, JUnit and JSON file): few files,
 # as the GPU machine's tool returns at most eight. Exits 1 when a check failed, 2 when the
 # machine cannot run it at all.
 #
 # Environment: BK_GPU_DEADLINE_S (default 330 with --bundle, 470 with a build), BK_GPU_SIZE
-# (GEMM size, default 8192); with a build also BK_GPU_BUILD_DIR (default build-gpu), BK_GPU_ARCH
-# (default from nvidia-smi's compute capability, e.g. 90-real), BK_JOBS, BK_GPU_BUILD_TYPE.
+# (GEMM size, default 8192), BK_GPU_BURNIN (the burn-in's --duration, default 30s); with a build
+# also BK_GPU_BUILD_DIR (default build-gpu), BK_GPU_ARCH (default from nvidia-smi's compute
+# capability, e.g. 90-real), BK_JOBS, BK_GPU_BUILD_TYPE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -244,6 +247,20 @@ run_step "bench CUDA0 --json --plot" 90 bench_cuda.json "$bkctl" bench --device 
 run_step "cuda_perf_check ${size}^3" 120 perf.txt "$bin/cuda_perf_check" --device CUDA0 --size "$size" \
   --json "$work/perf.json" || true
 [ -f "$work/perf.json" ] || failed=1
+
+# --- the burn-in, last: the longest step, and the one the others' numbers must not wait for -----
+run_step "smoke --level 3 CUDA0 (burn-in)" 100 burnin_cuda.json "$bkctl" smoke --level 3 --device CUDA0 \
+  --duration "${BK_GPU_BURNIN:-30s}" --mem 50% --json || true
+if [ -s "$work/burnin_cuda.json" ]; then
+  summary[-1]+=" ($(python3 -c '
+import json, sys
+check = [c for c in json.load(open(sys.argv[1]))["checks"] if c["check"] == "sustained"][0]
+m, last = check["metrics"], (check.get("timeline") or [{"telemetry": {}}])[-1]["telemetry"]
+print("{}: {:.0f} GFLOP/s median at {:.0f}^3, {:.0f} wrong, {} C, {} W, PCIe gen {} x{}".format(
+    check["status"], m.get("median_gflops", 0), m.get("matrix_size", 0), m.get("wrong_results", 0),
+    last.get("temperature_c", "?"), last.get("power_w", "?"), last.get("pcie_gen", "?"), last.get("pcie_width", "?")))
+' "$work/burnin_cuda.json" 2>/dev/null || echo "report unreadable")"
+fi
 
 finish
 exit "$failed"

@@ -53,6 +53,14 @@ struct BK_API MemoryInfo {
 inline constexpr int64_t kOffloadMinRows = 32;
 BK_API bool is_batched_mul_mat(const Tensor& node) noexcept;
 
+// One sensor reading of Device::telemetry(): a name from the table in docs/ci.md
+// ("temperature_c", "sm_clock_mhz", "power_w", "ecc_uncorrected_total", "pcie_gen", ...) and
+// its value in the unit the name ends with.
+struct BK_API TelemetryReading {
+  std::string name;
+  double value = 0;
+};
+
 // A conformance case a device declares it fails (see Device::known_conformance_failures).
 struct BK_API KnownFailure {
   std::string case_name;  // "mul_mat_bf16_33x7x4097"
@@ -77,6 +85,10 @@ class BK_API Device {
   // Kind-specific properties for `bkctl devices --verbose` and --json (topology, ISA features,
   // driver, heaps...); may be slower than the other getters. Default: none.
   virtual void describe(Properties& out) const;
+  // The device's sensors now: temperature, clocks, power, error counters, link state, as far
+  // as it has them (empty: none). Cheap enough to call every second, from any thread, while
+  // the device computes; never throws. Default: none.
+  virtual std::vector<TelemetryReading> telemetry() const;
 
   virtual bool supports_op(const Tensor& node) const = 0;
   // Why supports_op(node) is false, for capability reports and skipped conformance cases; empty

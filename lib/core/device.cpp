@@ -35,6 +35,8 @@ const char* device_type_name(DeviceType type) noexcept {
 
 void Device::describe(Properties& /*out*/) const {}
 
+std::vector<TelemetryReading> Device::telemetry() const { return {}; }
+
 std::string Device::unsupported_reason(const Tensor& node) const {
   if (supports_op(node)) return {};
   std::string sources;

@@ -15,6 +15,7 @@
 #include "bk/units.h"
 #include "probe/graph_data.h"
 #include "probe/mem_pattern.h"
+#include "probe/memory_fill.h"
 #include "probe/verify/device_run.h"
 #include "probe/verify/limits.h"
 #include "probe/verify/nmse.h"
@@ -60,6 +61,8 @@ SmokeOutcome check_enumerate(Device& device, const SmokeSettings&) {
   return outcome;
 }
 
+}  // namespace
+
 std::string mismatch_text(PatternKind kind, const VerifyResult& result, size_t bytes) {
   const PatternMismatch& first = *result.first;
   return fmt::format(
@@ -67,24 +70,24 @@ std::string mismatch_text(PatternKind kind, const VerifyResult& result, size_t b
       pattern_kind_name(kind), result.mismatches, (bytes + 7) / 8, first.offset, first.expected, first.got);
 }
 
+namespace {
+
 SmokeOutcome check_memory(Device& device, const SmokeSettings& settings) {
-  BufferType& type = device.buffer_type();
-  const size_t bytes = std::min(settings.memory_bytes, type.max_size());
+  const size_t bytes = memory_to_use(device, settings);
   const MemoryInfo memory = device.memory();
   if (bytes > memory.free) {
     return verdict(SmokeStatus::skipped,
                    fmt::format("{} has {} free, less than the {} to check; pass a smaller --mem",
                                device.name(), format_bytes(memory.free), format_bytes(bytes)));
   }
-  std::unique_ptr<Buffer> buffer = type.alloc(bytes);
-  PatternStaging staging(bytes);
+  MemoryFill fill(device, bytes);
   std::vector<std::string> failures;
   double write_seconds = 0;
   double read_seconds = 0;
   size_t mismatches = 0;
   for (PatternKind kind : {PatternKind::walking_ones, PatternKind::address, PatternKind::random}) {
-    write_seconds += write_pattern(*buffer, 0, staging, kind);
-    const VerifyResult result = verify_pattern(*buffer, 0, staging, kind);
+    write_seconds += fill.write(kind);
+    const VerifyResult result = fill.verify(kind);
     read_seconds += result.read_seconds;
     mismatches += result.mismatches;
     if (!result.ok()) failures.push_back(mismatch_text(kind, result, bytes));
@@ -233,6 +236,14 @@ std::string_view smoke_status_name(SmokeStatus status) noexcept {
       return "n/a";
   }
   return "?";
+}
+
+size_t memory_to_use(const Device& device, const SmokeSettings& settings) {
+  if (!settings.memory_share) return settings.memory_bytes;
+  const double share =
+      *settings.memory_share / static_cast<double>(std::max<size_t>(1, settings.memory_sharers));
+  // Whole 64-bit words, at least one: the patterns are written word by word.
+  return std::max<size_t>(8, static_cast<size_t>(share * static_cast<double>(device.memory().free)) / 8 * 8);
 }
 
 const std::vector<SmokeCheck>& smoke_checks() {

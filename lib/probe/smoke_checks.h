@@ -12,8 +12,10 @@
 //   level 2  conformance a few ops (mul_mat f32 and f16, add, rms_norm, soft_max, silu) against a
 //                        float64 reference, by normalised mean squared error
 //            matmul      a timed f32 matmul, compared with a floor when one is given
-//   level 3  sustained   the matmul for SmokeSettings::duration_seconds, every result checked,
-//                        throughput median/min/max and coefficient of variation recorded
+//   level 3  sustained   the burn-in (smoke_burnin.cpp): memory filled with a pattern and a
+//                        matmul sized to keep the device busy, for duration_seconds, every
+//                        result checked (probe/checked_gemm.h), a timeline of throughput and
+//                        telemetry each second, the fill verified again at the end
 //
 // A check returns its verdict (pass, fail, skipped with a reason); a bk::Error or other
 // exception it throws is the caller's "error" (see smoke_watchdog.h). Checks block the calling
@@ -26,6 +28,8 @@
 #include <vector>
 
 #include "bk/device.h"
+#include "probe/mem_pattern.h"
+#include "probe/stats.h"
 
 namespace bk {
 
@@ -43,12 +47,22 @@ struct SmokeMetric {
   double value = 0;
 };
 
+// One window (about a second) of a burn-in.
+struct SmokeSample {
+  double t = 0;       // seconds since the burn-in's matmuls began, at the window's end
+  size_t runs = 0;    // matmuls that ended in the window
+  double gflops = 0;  // their floating-point operations over their seconds; 0 without runs
+  size_t wrong = 0;   // of them, results that failed the checks
+  std::vector<TelemetryReading> telemetry;  // the device's readings at the window's end
+};
+
 struct SmokeOutcome {
   SmokeStatus status = SmokeStatus::pass;
   std::string message;  // why it failed, was skipped or is n/a, or a short note on a pass
   std::vector<SmokeMetric> metrics;
-  bool timed_out = false;      // set by the watchdog: status is then error
-  bool out_of_memory = false;  // set by the watchdog: an allocation failed, status is then error
+  std::vector<SmokeSample> timeline;  // the burn-in's; empty for the other checks
+  bool timed_out = false;             // set by the watchdog: status is then error
+  bool out_of_memory = false;         // set by the watchdog: an allocation failed, status is then error
 };
 
 // Floors for one device from the --expect file (probe/smoke_policy.h); unset: nothing compared.
@@ -59,10 +73,19 @@ struct SmokeFloors {
 };
 
 struct SmokeSettings {
-  size_t memory_bytes = size_t{256} << 20;
-  double duration_seconds = 60;  // level 3
+  size_t memory_bytes = size_t{256} << 20;  // the memory checks' bytes, unless memory_share is set
+  std::optional<double> memory_share;       // (0, 1]: that share of the device's free memory
+  size_t memory_sharers = 1;                // devices filling the same (host) memory at once: each takes 1/N
+  double duration_seconds = 60;             // level 3
+  double max_drop = 0.10;                   // level 3: the largest throughput drop below the first minute's
   SmokeFloors floors;
+  // Level 3's progress, a line every few seconds ("sustained 10/60 s: ..."); may be empty.
+  std::function<void(const std::string&)> progress;
 };
+
+// The bytes the memory checks use on this device now: memory_bytes, or the share of its free
+// memory divided among the sharers.
+size_t memory_to_use(const Device& device, const SmokeSettings& settings);
 
 struct SmokeCheck {
   std::string_view name;
@@ -76,6 +99,25 @@ const std::vector<SmokeCheck>& smoke_checks();
 // The level-2 and 3 ones (smoke_compute.cpp).
 SmokeOutcome smoke_conformance(Device& device, const SmokeSettings& settings);
 SmokeOutcome smoke_matmul(Device& device, const SmokeSettings& settings);
+// "random: 3 of 1024 words read back wrong; first at byte offset ...": a failed pattern check.
+std::string mismatch_text(PatternKind kind, const VerifyResult& result, size_t bytes);
+
+// median_gflops, min_gflops, max_gflops, cv and samples, as the matmul checks report them.
+void add_throughput_metrics(SmokeOutcome& outcome, const SampleStats& gflops);
+
+// smoke_burnin.cpp
 SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings);
 
+// A burn-in's throughput drop: the baseline is the median GFLOP/s of the windows in its first
+// minute (the first quarter of a shorter run); after it, the worst stretch is the lowest median
+// over consecutive windows spanning a tenth of the run (1 to 10 s), so that one descheduled
+// second does not count as throttling. Nothing when no window follows the baseline.
+struct ThroughputDrop {
+  double baseline_gflops = 0;
+  double worst_gflops = 0;
+  double worst_at = 0;  // the end of the worst stretch, seconds
+  double drop = 0;      // 1 - worst / baseline
+};
+std::optional<ThroughputDrop> throughput_drop(const std::vector<SmokeSample>& timeline,
+                                              double duration_seconds);
 }  // namespace bk

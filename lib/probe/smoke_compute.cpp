@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Levels 2 and 3 of `bkctl smoke`: a conformance subset against a float64 reference, a timed
-// matmul compared with a floor, and the sustained matmul with every result checked.
+// Level 2 of `bkctl smoke`: a conformance subset against a float64 reference and a timed matmul
+// compared with a floor.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -114,7 +114,7 @@ void run_case(Device& device, Backend& backend, const SmokeCase& c, uint64_t see
   }
 }
 
-// The matmul both the benchmark and the sustained check run: 256^3, f32, one graph kept placed.
+// The benchmark matmul: 256^3, f32, one graph kept placed.
 struct Matmul {
   static constexpr int64_t kSize = 256;
   GraphBuilder builder;
@@ -145,14 +145,6 @@ struct Matmul {
   }
   verify::NmseCheck check() const { return judged->check(); }
 };
-
-void add_throughput(SmokeOutcome& outcome, const SampleStats& gflops) {
-  outcome.metrics.push_back({"median_gflops", gflops.median});
-  outcome.metrics.push_back({"min_gflops", gflops.min});
-  outcome.metrics.push_back({"max_gflops", gflops.max});
-  outcome.metrics.push_back({"cv", gflops.cv});
-  outcome.metrics.push_back({"samples", static_cast<double>(gflops.count)});
-}
 
 std::string floor_note(const std::optional<double>& floor) {
   return floor ? fmt::format("floor {:.4g} GFLOP/s", *floor) : std::string("no floor given");
@@ -212,54 +204,16 @@ SmokeOutcome smoke_matmul(Device& device, const SmokeSettings& settings) {
                                 device.name(), stats.median, *floor))
           : verdict(SmokeStatus::pass, fmt::format("f32 matmul 256x256x256: median {:.4g} GFLOP/s ({})",
                                                    stats.median, floor_note(floor)));
-  add_throughput(outcome, stats);
+  add_throughput_metrics(outcome, stats);
   return outcome;
 }
 
-SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
-  Matmul mm;
-  std::string reason;
-  if (!mm.build(device, reason))
-    return verdict(SmokeStatus::not_applicable, "f32 mul_mat unsupported: " + reason);
-  std::vector<double> gflops;
-  size_t wrong = 0;
-  double worst = 0;
-  const Clock::time_point start = Clock::now();
-  while (gflops.empty() || seconds_since(start) < settings.duration_seconds) {
-    gflops.push_back(Matmul::flops() / mm.time_once() / 1e9);
-    const verify::NmseCheck check = mm.check();  // every result, so a fault that comes with heat shows
-    if (!check.ok) {
-      ++wrong;
-      worst = std::isfinite(check.nmse) ? std::max(worst, check.nmse) : worst;
-    }
-  }
-  const SampleStats stats = summarize(gflops);
-  std::vector<std::string> problems;
-  if (wrong > 0) {
-    problems.push_back(
-        fmt::format("{} of {} results wrong (worst finite NMSE {:.3g})", wrong, gflops.size(), worst));
-  }
-  const SmokeFloors& floors = settings.floors;
-  if (floors.sustained_f32_gflops && stats.median < *floors.sustained_f32_gflops) {
-    problems.push_back(fmt::format("median {:.4g} GFLOP/s is below the floor {:.4g}", stats.median,
-                                   *floors.sustained_f32_gflops));
-  }
-  if (floors.sustained_max_cv && stats.cv > *floors.sustained_max_cv) {
-    problems.push_back(
-        fmt::format("throughput varies by cv {:.3g}, more than the allowed {:.3g} (throttling?)", stats.cv,
-                    *floors.sustained_max_cv));
-  }
-  SmokeOutcome outcome =
-      problems.empty()
-          ? verdict(SmokeStatus::pass,
-                    fmt::format(
-                        "{} matmuls in {:.3g} s, all correct: median {:.4g} GFLOP/s, min {:.4g}, cv {:.3g}",
-                        gflops.size(), seconds_since(start), stats.median, stats.min, stats.cv))
-          : verdict(SmokeStatus::fail,
-                    fmt::format("{} sustained matmul: {}", device.name(), fmt::join(problems, "; ")));
-  add_throughput(outcome, stats);
-  outcome.metrics.push_back({"wrong_results", static_cast<double>(wrong)});
-  return outcome;
+void add_throughput_metrics(SmokeOutcome& outcome, const SampleStats& gflops) {
+  outcome.metrics.push_back({"median_gflops", gflops.median});
+  outcome.metrics.push_back({"min_gflops", gflops.min});
+  outcome.metrics.push_back({"max_gflops", gflops.max});
+  outcome.metrics.push_back({"cv", gflops.cv});
+  outcome.metrics.push_back({"samples", static_cast<double>(gflops.count)});
 }
 
 }  // namespace bk

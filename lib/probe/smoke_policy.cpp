@@ -233,6 +233,18 @@ double parse_duration_seconds(std::string_view text, std::string_view option) {
   return value * scale;
 }
 
+std::optional<double> parse_percent(std::string_view text, std::string_view option) {
+  const std::string t = trim(text);
+  if (!t.ends_with('%')) return std::nullopt;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size() - 1, value);
+  if (ec != std::errc() || end != t.data() + t.size() - 1 || !(value > 0) || value > 100) {
+    bad(fmt::format("invalid {} '{}': expected a share above 0% and up to 100% such as 90% or 12.5%", option,
+                    text));
+  }
+  return value / 100;
+}
+
 std::vector<SmokeStatus> parse_fail_on(std::string_view text) {
   std::vector<SmokeStatus> statuses;
   if (iequals(trim(text), "none")) return statuses;

@@ -67,6 +67,10 @@ SmokeFloors floors_for(const Device& device, const std::vector<SmokeFloorEntry>&
 // "60s", "2s", "500ms", "5m", "1.5" (seconds); > 0. `option` names the flag in errors.
 double parse_duration_seconds(std::string_view text, std::string_view option);
 
+// "90%", "12.5%": a share in (0, 1]; nothing when the text does not end with '%' (it may be a
+// size); Error(invalid_argument) for a percentage out of (0, 100]. `option` names the flag.
+std::optional<double> parse_percent(std::string_view text, std::string_view option);
+
 // "fail,error", "fail,error,skipped", "none": the statuses that fail the run.
 std::vector<SmokeStatus> parse_fail_on(std::string_view text);
 

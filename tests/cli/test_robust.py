@@ -251,7 +251,7 @@ class DiscoveryTimeout(Scratch, CliTestCase):
                 result = run("smoke", "--timeout", "1ms", "--json", "--junit", junit)
                 self.assertEqual(result.returncode, 5, result.stderr)
                 document = json.loads(result.stdout)
-                validate(document, "bk.smoke.v1.json")
+                validate(document, "bk.smoke.v2.json")
                 self.assertEqual(len(document["checks"]), 1)
                 enumerate_check = document["checks"][0]
                 self.assertEqual((enumerate_check["device"], enumerate_check["check"]), ("host", "enumerate"))

@@ -24,15 +24,15 @@ def sim(config):
     return {"BK_SIM_DEVICES": config, **FAST_ASAN}
 
 
-def smoke(*args, env=None):
-    return run("smoke", "--mem", "8MiB", *args, env=env)
+def smoke(*args, env=None, mem="8MiB"):
+    return run("smoke", "--mem", mem, *args, env=env)
 
 
-def smoke_json(test, *args, env=None, exit_code=0):
-    result = smoke("--json", *args, env=env)
+def smoke_json(test, *args, env=None, exit_code=0, mem="8MiB"):
+    result = smoke("--json", *args, env=env, mem=mem)
     test.assertEqual(result.returncode, exit_code, f"stdout: {result.stdout[-3000:]!r} stderr: {result.stderr!r}")
     document = json.loads(result.stdout)
-    validate(document, "bk.smoke.v1.json")
+    validate(document, "bk.smoke.v2.json")
     test.assertEqual(document["exit_code"], exit_code)
     return document
 
@@ -134,8 +134,8 @@ class RealDevices(CliTestCase):
         self.assertEqual(document["verdict"], "fail")
         self.assertEqual(check(document, "CPU", "events")["status"], "n/a")
 
-    def test_level3_sustained_records_throughput_and_its_variation(self):
-        document = smoke_json(self, "--level", "3", "--device", "CPU", "--duration", "1s")
+    def test_level3_burnin_checks_every_result_and_records_a_timeline(self):
+        document = smoke_json(self, "--level", "3", "--device", "CPU", "--duration", "2s")
         sustained = check(document, "CPU", "sustained")
         self.assertEqual(sustained["status"], "pass", sustained)
         metrics = sustained["metrics"]
@@ -144,53 +144,72 @@ class RealDevices(CliTestCase):
         self.assertLessEqual(metrics["min_gflops"], metrics["median_gflops"])
         self.assertLessEqual(metrics["median_gflops"], metrics["max_gflops"])
         self.assertGreaterEqual(metrics["cv"], 0)
-        self.assertGreaterEqual(sustained["seconds"], 1.0)
-        self.assertEqual(document["duration_seconds"], 1.0)
+        self.assertGreaterEqual(metrics["matrix_size"], 256)
+        self.assertEqual(metrics["memory_filled_bytes"], 8 << 20, "--mem 8MiB, held through the run")
+        self.assertEqual(metrics["memory_mismatched_words"], 0)
+        self.assertGreater(metrics["process_cpu_cores_busy"], 0)
+        self.assertGreaterEqual(sustained["seconds"], 2.0)
+        self.assertEqual(document["duration_seconds"], 2.0)
+        self.assertEqual(document["max_drop"], 0.1)
+        # A window about every second, in order, each run in one of them, all checked.
+        timeline = sustained["timeline"]
+        self.assertGreaterEqual(len(timeline), 2)
+        self.assertEqual([w["t"] for w in timeline], sorted(w["t"] for w in timeline))
+        self.assertEqual(sum(w["runs"] for w in timeline), metrics["samples"])
+        self.assertTrue(all(w["wrong"] == 0 for w in timeline))
+        # x86 Linux reports the CPU clock; other checks have no timeline.
+        self.assertIn("cpu_mhz", timeline[-1]["telemetry"])
+        self.assertNotIn("timeline", check(document, "CPU", "matmul"))
 
-    def test_sustained_counts_down_on_a_terminal(self):
-        # stderr is a pseudo-terminal: the sustained check says how long it has left as it runs.
-        import pty
-        from bkctl_cli import BKCTL
-        controller, terminal = pty.openpty()
-        try:
-            process = subprocess.run([BKCTL, "smoke", "--level", "3", "--device", "CPU", "--mem", "8MiB",
-                                      "--duration", "11s"], stdout=subprocess.PIPE, stderr=terminal,
-                                     timeout=240, check=False)
-            os.close(terminal)
-            terminal = -1
-            written = b""
-            while True:
-                try:
-                    chunk = os.read(controller, 4096)
-                except OSError:  # the terminal's other side is closed: all read
-                    break
-                if not chunk:
-                    break
-                written += chunk
-        finally:
-            if terminal >= 0:
-                os.close(terminal)
-            os.close(controller)
-        self.assertEqual(process.returncode, 0, written)
-        text = written.decode().replace("\r\n", "\n")
-        self.assertIn("bkctl: CPU: sustained...\n", text)
-        self.assertEqual(re.findall(r"bkctl: CPU: sustained, (\d+) s left", text), ["6", "1"])
+    def test_the_burnin_reports_progress_on_stderr(self):
+        # Not a terminal (a CI log): progress lines still come every 5 s.
+        result = smoke("--level", "3", "--device", "CPU", "--duration", "6s", "--max-drop", "100%")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(re.findall(r"bkctl: CPU: sustained (\d+)/6 s: [\d.]+ GFLOP/s, 0 wrong", result.stderr), ["5"],
+                         result.stderr)
+        self.assertIn("bkctl: smoke: CPU sustained PASS", result.stderr)
 
-    def test_devices_with_their_own_compute_are_checked_at_the_same_time(self):
-        # Two simulated GPUs run side by side; two host devices (type cpu) one after another.
+    def test_level3_runs_every_device_at_once(self):
+        # Levels 1 and 2: simulated GPUs side by side, host devices (type cpu) one after another.
+        # Level 3, the burn-in: every device at once, host devices too, to load the whole node.
         for kind, parallel in (("gpu", True), ("cpu", False)):
             with self.subTest(kind=kind):
-                env = sim(f"g0:type={kind},mem=64MiB;g1:type={kind},mem=64MiB")
-                document = smoke_json(self, "--level", "3", "--device", "g0,g1", "--duration", "2s", env=env)
+                env = sim(f"g0:type={kind},mem=64MiB,slow=100;g1:type={kind},mem=64MiB,slow=100")
+                document = smoke_json(self, "--level", "2", "--device", "g0,g1", env=env)
                 self.assertEqual([d["name"] for d in document["devices"]], ["g0", "g1"])
                 self.assertEqual([c["device"] for c in document["checks"]],
-                                 ["g0"] * 8 + ["g1"] * 8, "the report keeps the devices' order")
+                                 ["g0"] * 7 + ["g1"] * 7, "the report keeps the devices' order")
                 checked = sum(c["seconds"] for c in document["checks"])
-                self.assertGreaterEqual(checked, 4.0, "two sustained checks of 2 s each")
+                self.assertGreaterEqual(checked, 0.8, "slow=100 makes the matmul checks take time")
                 if parallel:
                     self.assertLess(document["wall_seconds"], 0.75 * checked, document["wall_seconds"])
                 else:
                     self.assertGreaterEqual(document["wall_seconds"], 0.95 * checked)
+        env = sim("g0:type=cpu,mem=64MiB;g1:type=cpu,mem=64MiB")
+        document = smoke_json(self, "--level", "3", "--device", "g0,g1", "--duration", "3s", "--max-drop", "100%",
+                              env=env)
+        burns = [check(document, name, "sustained") for name in ("g0", "g1")]
+        self.assertTrue(all(b["status"] == "pass" for b in burns), burns)
+        levels12 = sum(c["seconds"] for c in document["checks"] if c["level"] < 3)
+        self.assertLess(document["wall_seconds"] - levels12, 0.75 * sum(b["seconds"] for b in burns),
+                        "the two burn-ins overlap")
+
+    def test_a_share_of_free_memory_is_filled_and_split_among_host_devices(self):
+        document = smoke_json(self, "--level", "3", "--device", "g0", "--duration", "1s", mem="50%",
+                              env=sim("g0:mem=256MiB"))
+        self.assertEqual(document["memory_share"], 0.5)
+        self.assertEqual(check(document, "g0", "memory")["metrics"]["bytes"], 128 << 20)
+        self.assertEqual(check(document, "g0", "sustained")["metrics"]["memory_filled_bytes"], 128 << 20)
+        # Two devices in host memory burn in at once: each fills a quarter of its free memory.
+        document = smoke_json(self, "--level", "3", "--device", "g0,g1", "--duration", "1s", "--max-drop", "100%",
+                              mem="50%", env=sim("g0:type=cpu,mem=256MiB;g1:type=cpu,mem=256MiB"))
+        for name in ("g0", "g1"):
+            self.assertEqual(check(document, name, "memory")["metrics"]["bytes"], 128 << 20, "levels 1-2: alone")
+            self.assertEqual(check(document, name, "sustained")["metrics"]["memory_filled_bytes"], 64 << 20)
+        for bad in ("0%", "150%", "lots"):
+            result = smoke(mem=bad)
+            self.assertEqual(result.returncode, 2, bad)
+            self.assertIn("--mem", result.stderr)
 
 
 class Faults(CliTestCase):
@@ -223,6 +242,37 @@ class Faults(CliTestCase):
         self.assertEqual(sustained["status"], "fail")
         self.assertEqual(sustained["metrics"]["wrong_results"], sustained["metrics"]["samples"])
 
+    def test_the_burnin_catches_wrong_results_that_begin_mid_run(self):
+        # Results go wrong 3 s after the burn-in stream's first compute, in a 6 s run.
+        document = self.faulty("wrong_results", "--duration", "6s", "--max-drop", "100%", level="3",
+                               extra=",onset=3s", exit_code=1)
+        self.assertEqual(check(document, "sim0", "matmul")["status"], "pass", "levels 1-2 ran before the onset")
+        sustained = check(document, "sim0", "sustained")
+        self.assertEqual(sustained["status"], "fail")
+        self.assertIn("results wrong, the first at", sustained["message"])
+        wrong = [w["wrong"] for w in sustained["timeline"]]
+        self.assertEqual(wrong[0], 0, wrong)
+        self.assertGreater(wrong[-1], 0, wrong)
+        self.assertLess(sustained["metrics"]["wrong_results"], sustained["metrics"]["samples"])
+        self.assertEqual(sum(wrong), sustained["metrics"]["wrong_results"])
+
+    def test_the_burnin_catches_a_throughput_drop(self):
+        # From 3 s on the device runs 4 times slower: throttling, as the burn-in sees it.
+        document = self.faulty("none", "--duration", "7s", level="3", extra=",slow=4,onset=3s", exit_code=1)
+        sustained = check(document, "sim0", "sustained")
+        self.assertEqual(sustained["status"], "fail", sustained["message"])
+        self.assertIn("below its start", sustained["message"])
+        self.assertIn("--max-drop 10%", sustained["message"])
+        self.assertGreater(sustained["metrics"]["throughput_drop"], 0.5)
+        self.assertEqual(sustained["metrics"]["wrong_results"], 0)
+
+    def test_the_burnin_verifies_its_memory_fill(self):
+        document = self.faulty("corrupt_byte", "--duration", "0.5s", level="3", exit_code=1)
+        sustained = check(document, "sim0", "sustained")
+        self.assertEqual(sustained["status"], "fail")
+        self.assertIn("memory as filled: random", sustained["message"])
+        self.assertGreater(sustained["metrics"]["memory_mismatched_words"], 0)
+
     def test_alloc_fail_is_out_of_memory(self):
         junit = JUnitFile(self)
         document = self.faulty("alloc_fail", "--junit", junit.path, exit_code=4)
@@ -249,7 +299,7 @@ class Faults(CliTestCase):
         # One check hangs (2 s), the rest take well under a second; 10 s leaves room for ASan.
         self.assertLess(elapsed, 2 + 10, "the watchdog bounds the run")
         document = json.loads(result.stdout)
-        validate(document, "bk.smoke.v1.json")
+        validate(document, "bk.smoke.v2.json")
         hung = check(document, "sim0", "compute")
         self.assertEqual(hung["status"], "error")
         self.assertTrue(hung["timed_out"])
@@ -423,6 +473,18 @@ class Prometheus(CliTestCase):
         self.assertEqual([l for l, v in gflops], [{"device": "CPU", "test": "matmul", "dtype": "f32"}])
         self.assertEqual(gflops[0][1], check(document, "CPU", "matmul")["metrics"]["median_gflops"])
 
+    def test_level3_reports_the_burnin_and_the_last_telemetry(self):
+        prom = PromFile(self)
+        document = smoke_json(self, "--device", "CPU", "--level", "3", "--duration", "1s", "--max-drop", "100%",
+                              "--prom", prom.path)
+        samples = prom.read()
+        sustained = check(document, "CPU", "sustained")
+        self.assertIn(("bk_bench_gflops", {"device": "CPU", "test": "sustained", "dtype": "f32"},
+                       sustained["metrics"]["median_gflops"]), samples)
+        # The CPU's clock, as the burn-in's last window read it (x86 Linux always has one).
+        clocks = [(l, v) for name, l, v in samples if name == "bk_device_clock_mhz"]
+        self.assertEqual(clocks, [({"device": "CPU", "clock": "cpu"}, sustained["timeline"][-1]["telemetry"]["cpu_mhz"])])
+
 
 class BadInput(CliTestCase):
     def test_usage_errors(self):
@@ -430,6 +492,7 @@ class BadInput(CliTestCase):
                              (["--min-memory", "CUDA0"], "--min-memory"), (["--timeout", "0s"], "--timeout"),
                              (["--timeout", "abc"], "--timeout"), (["--duration", "-1"], "--duration"),
                              (["--fail-on", "pass"], "--fail-on"), (["--mem", "1x"], "--mem"),
+                             (["--max-drop", "10"], "--max-drop"), (["--max-drop", "0%"], "--max-drop"),
                              (["--level", "4"], "--level"), (["--junit", "/nonexistent/dir/out.xml"], "--junit"),
                              (["--prom", "/nonexistent/dir/bk.prom"], "--prom")]:
             with self.subTest(args=args):

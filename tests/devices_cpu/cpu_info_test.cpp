@@ -8,6 +8,7 @@
 #include <string>
 
 #include "devices/cpu/cgroup_memory.h"
+#include "devices/cpu/cpu_telemetry.h"
 #include "proc_text.h"
 
 namespace bk {
@@ -23,6 +24,26 @@ TEST(CpuInfo, BrandIsTheFirstModelNameInProcCpuinfo) {
     return;
   }
   EXPECT_EQ(cpu_brand(), names.front());
+}
+
+TEST(CpuTelemetry, MeanClockOfCpuinfo) {
+  EXPECT_DOUBLE_EQ(
+      *mean_cpuinfo_mhz("processor\t: 0\ncpu MHz\t\t: 2000.000\nprocessor\t: 1\ncpu MHz\t\t: 3000.5\n"),
+      2500.25);
+  EXPECT_FALSE(mean_cpuinfo_mhz("processor\t: 0\nBogoMIPS\t: 50.00\n").has_value()) << "ARM has no cpu MHz";
+  EXPECT_FALSE(mean_cpuinfo_mhz("cpu MHz\t\t: unknown\n").has_value());
+}
+
+TEST(CpuTelemetry, ReadingsAreSaneWhereTheHostHasThem) {
+  // Virtual machines often have no temperature sensor; x86 Linux always has a clock in cpuinfo.
+  for (const TelemetryReading& r : cpu_telemetry()) {
+    if (r.name == "cpu_mhz")
+      EXPECT_GT(r.value, 100) << "MHz";
+    else if (r.name == "temperature_c")
+      EXPECT_TRUE(r.value > -50 && r.value < 150) << r.value;
+    else
+      ADD_FAILURE() << "unexpected reading " << r.name;
+  }
 }
 
 TEST(CpuInfo, MemoryTotalMatchesMemTotal) {

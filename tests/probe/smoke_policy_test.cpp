@@ -108,6 +108,17 @@ TEST(SmokePolicy, ParsesDurations) {
   }
 }
 
+TEST(SmokePolicy, ParsesPercentages) {
+  EXPECT_DOUBLE_EQ(*parse_percent("90%", "--mem"), 0.9);
+  EXPECT_DOUBLE_EQ(*parse_percent(" 12.5% ", "--mem"), 0.125);
+  EXPECT_DOUBLE_EQ(*parse_percent("100%", "--mem"), 1.0);
+  EXPECT_FALSE(parse_percent("256MiB", "--mem").has_value()) << "not a percentage: maybe a size";
+  for (const char* bad : {"0%", "101%", "-5%", "x%", "%", "5 %"}) {
+    const std::string message = error_of([&] { parse_percent(bad, "--max-drop"); });
+    EXPECT_NE(message.find("invalid --max-drop"), std::string::npos) << bad << ": " << message;
+  }
+}
+
 TEST(SmokePolicy, ParsesFailOn) {
   EXPECT_EQ(parse_fail_on("fail,error"), (std::vector<SmokeStatus>{SmokeStatus::fail, SmokeStatus::error}));
   EXPECT_EQ(parse_fail_on("skipped"), (std::vector<SmokeStatus>{SmokeStatus::skipped}));

@@ -26,7 +26,7 @@ TEST(SimConfig, EmptyTextHasNoDevices) {
 TEST(SimConfig, ReadsEveryKey) {
   const auto devices = parse_sim_config(
       "gpu0:type=igpu,ops=mul_mat+add,types=f32+f16,mem=2GiB,max_buffer=256MiB,alignment=256,events=no,"
-      "offload=mul_mat,offload_min_batch=8,reads=CPU+gpu1,jitter=4;gpu1");
+      "offload=mul_mat,offload_min_batch=8,reads=CPU+gpu1,jitter=4,slow=3,onset=1.5s;gpu1:onset=250ms");
   ASSERT_EQ(devices.size(), 2u);
   const SimDeviceConfig& c = devices[0];
   EXPECT_EQ(c.name, "gpu0");
@@ -42,6 +42,10 @@ TEST(SimConfig, ReadsEveryKey) {
   EXPECT_EQ(c.reads, (std::vector<std::string>{"CPU", "gpu1"}));
   EXPECT_EQ(c.jitter, 4);
   EXPECT_EQ(devices[1].jitter, 1);
+  EXPECT_EQ(c.slow, 3);
+  EXPECT_DOUBLE_EQ(c.onset_seconds, 1.5);
+  EXPECT_EQ(devices[1].slow, 1);
+  EXPECT_DOUBLE_EQ(devices[1].onset_seconds, 0.25);
 }
 
 TEST(SimConfig, DefaultsRunEveryOpInEightGiB) {
@@ -64,6 +68,9 @@ TEST(SimConfig, ErrorsNameTheDeviceAndTheKey) {
   EXPECT_NE(error_of("gpu0:type=tpu").find("not a device type"), std::string::npos);
   EXPECT_NE(error_of("gpu0:alignment=3").find("power of two"), std::string::npos);
   EXPECT_NE(error_of("gpu0:jitter=0").find("from 1 to 1000"), std::string::npos);
+  EXPECT_NE(error_of("gpu0:slow=0").find("from 1 to 1000"), std::string::npos);
+  EXPECT_NE(error_of("gpu0:onset=soon").find("not a duration"), std::string::npos);
+  EXPECT_NE(error_of("gpu0:onset=-1s").find("not a duration"), std::string::npos);
   EXPECT_NE(error_of("gpu0;gpu0").find("used twice"), std::string::npos);
   EXPECT_NE(error_of("CPU").find("real CPU"), std::string::npos);
   EXPECT_NE(error_of(":ops=add").find("needs a name"), std::string::npos);
@@ -73,7 +80,7 @@ TEST(SimConfig, ErrorsNameTheDeviceAndTheKey) {
 TEST(SimConfig, HelpListsEveryKey) {
   const std::string help = sim_config_help();
   for (const char* key : {"type=", "ops=", "types=", "mem=", "max_buffer=", "alignment=", "events=",
-                          "offload=", "offload_min_batch=", "reads=", "jitter="}) {
+                          "offload=", "offload_min_batch=", "reads=", "jitter=", "slow=", "onset="}) {
     EXPECT_NE(help.find(key), std::string::npos) << key;
   }
 }

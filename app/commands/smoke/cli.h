@@ -2,7 +2,7 @@
 #pragma once
 // `bkctl smoke`: what a run was asked (SmokeOptions), what it found (SmokeReport), and the
 // pieces that make one, in commands/smoke/: running the checks (run.cpp), the verdict and exit
-// code, and the outputs (report.cpp: the human table, bk.smoke/v1 JSON, JUnit XML;
+// code, and the outputs (report.cpp: the human table, bk.smoke/v2 JSON, JUnit XML;
 // prometheus.cpp: metrics for Prometheus).
 
 #include <optional>
@@ -23,8 +23,10 @@ struct SmokeOptions {
   std::vector<bk::SmokeFloorEntry> floors;
   std::string floors_path;
   size_t memory_bytes = size_t{256} << 20;
+  std::optional<double> memory_share;  // --mem 90%: a share of each device's free memory instead
   double timeout_seconds = 60;
   double duration_seconds = 60;
+  double max_drop = 0.10;  // level 3: --max-drop
   std::vector<bk::SmokeStatus> fail_on{bk::SmokeStatus::fail, bk::SmokeStatus::error};
 };
 
@@ -51,6 +53,7 @@ struct SmokeRequirementRecord {
 };
 
 struct SmokeReport {
+  std::string host;  // the machine's hostname
   std::vector<SmokeDeviceInfo> devices;
   std::vector<SmokeRequirementRecord> requirements;
   std::vector<SmokeCheckRecord> checks;
@@ -61,7 +64,12 @@ struct SmokeReport {
 };
 
 // Runs every check of the requested levels on every selected device, under the watchdog, and
-// evaluates the requirements; fills in the exit code and verdict. When finding the devices fails
+// evaluates the requirements. Levels 1 and 2 run devices with compute of their own (GPUs)
+// side by side and those on the host's cores one after another, so that their measurements
+// do not skew each other; level 3, the burn-in, then runs on every device at once, to load
+// the whole node as production does (a share given with --mem is split among the devices that
+// fill host memory).
+// Fills in the exit code and verdict. When finding the devices fails
 // or times out, the report holds that one error (device "host", check "enumerate") and nothing
 // else, and exits 5 whatever --fail-on says. Throws bk::Error(not_found) for a --device that does not exist.
 SmokeReport run_smoke(const SmokeOptions& options);

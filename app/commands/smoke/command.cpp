@@ -39,6 +39,7 @@ struct SmokeArgs {
   std::string mem = "256MiB";
   std::string timeout = "60s";
   std::string duration = "60s";
+  std::string max_drop = "10%";
   std::string fail_on = "fail,error";
   bool json = false;
   std::string junit;
@@ -62,12 +63,20 @@ SmokeOptions parse_options(const SmokeArgs& args) {
     options.floors_path = args.expect;
     options.floors = bk::parse_floors(bk::read_input_file(args.expect, "--expect"), args.expect);
   }
-  const std::optional<size_t> mem = bk::parse_size(args.mem);
-  if (!mem || *mem < 8) {
-    usage(fmt::format("invalid --mem '{}': expected a size of at least 8 bytes such as 8MiB or 256MiB",
+  options.memory_share = bk::parse_percent(args.mem, "--mem");
+  if (!options.memory_share) {
+    const std::optional<size_t> mem = bk::parse_size(args.mem);
+    if (!mem || *mem < 8) {
+      usage(
+          fmt::format("invalid --mem '{}': expected a size of at least 8 bytes such as 8MiB or 256MiB, or a "
+                      "share of free memory such as 90%",
                       args.mem));
+    }
+    options.memory_bytes = *mem;
   }
-  options.memory_bytes = *mem;
+  const std::optional<double> drop = bk::parse_percent(args.max_drop, "--max-drop");
+  if (!drop) usage(fmt::format("invalid --max-drop '{}': expected a percentage such as 10%", args.max_drop));
+  options.max_drop = *drop;
   options.timeout_seconds = bk::parse_duration_seconds(args.timeout, "--timeout");
   options.duration_seconds = bk::parse_duration_seconds(args.duration, "--duration");
   options.fail_on = bk::parse_fail_on(args.fail_on);
@@ -100,7 +109,7 @@ Command add_smoke_command(CLI::App& parent) {
   app->add_option(
          "-l,--level", args->level,
          "1: enumerate, memory patterns, round trip, events (seconds); 2: plus conformance subset and "
-         "matmul benchmark (under a minute); 3: plus sustained matmul for --duration")
+         "matmul benchmark (under a minute); 3: plus a burn-in of every device at once for --duration")
       ->type_name("N")
       ->check(CLI::Range(1, 3).description(""));
   app->add_option("-d,--device", args->devices, "Comma-separated devices to check (default: every device)")
@@ -116,17 +125,22 @@ Command add_smoke_command(CLI::App& parent) {
   app->add_option("--expect", args->expect,
                   "Performance floors, JSON (schema bk.floors/v1: 'bkctl schema floors')")
       ->type_name("FILE");
-  app->add_option("--mem", args->mem, "Bytes of device memory the memory check verifies (default 256MiB)")
-      ->type_name("SIZE");
+  app->add_option("--mem", args->mem,
+                  "Device memory the memory checks fill and verify: a size, or a share of each device's "
+                  "free memory (90%); level 3 holds it filled for --duration (default 256MiB)")
+      ->type_name("SIZE|N%");
   app->add_option("--timeout", args->timeout, "Per-check watchdog: 60s, 500ms, 5m (default 60s)")
       ->type_name("DUR");
-  app->add_option("--duration", args->duration, "How long level 3's sustained matmul runs (default 60s)")
+  app->add_option("--duration", args->duration, "How long level 3's burn-in runs (default 60s)")
       ->type_name("DUR");
+  app->add_option("--max-drop", args->max_drop,
+                  "Level 3 fails when throughput falls this far below its first minute (default 10%)")
+      ->type_name("N%");
   app->add_option(
          "--fail-on", args->fail_on,
          "Statuses that fail the run: any of fail, error, skipped, n/a, or none (default fail,error)")
       ->type_name("LIST");
-  app->add_flag("--json", args->json, "Print JSON (schema bk.smoke/v1) instead of the summary");
+  app->add_flag("--json", args->json, "Print JSON (schema bk.smoke/v2) instead of the summary");
   app->add_option("--junit", args->junit, "Also write a JUnit XML report (one testcase per device x check)")
       ->type_name("FILE");
   app->add_option("--prom", args->prom,
@@ -146,7 +160,7 @@ Command add_smoke_command(CLI::App& parent) {
       "  bkctl smoke --level 2 --junit smoke.xml            # plus conformance and matmul speed\n"
       "  bkctl smoke --prom /var/lib/node_exporter/bk.prom  # metrics for Prometheus\n"
       "  bkctl smoke --require 'CUDA>=2' --min-memory CUDA0=80GiB --expect floors.json\n"
-      "  bkctl smoke --level 3 --duration 5m --device Vulkan0 --json");
+      "  bkctl smoke --level 3 --duration 5m --mem 90%          # burn-in, every device at once");
   return {app, [args] { return run_smoke_command(*args); }};
 }
 

@@ -66,6 +66,26 @@ const bk::SmokeMetric* metric(const SmokeCheckRecord& c, std::string_view name) 
   return nullptr;
 }
 
+// Where each telemetry reading goes: its family and the labels that tell it from its siblings.
+struct TelemetryMetric {
+  std::string_view reading;
+  Family* family;
+  std::vector<std::pair<std::string, std::string>> labels;
+};
+
+// The device's last burn-in readings (level 3), as gauges.
+void add_telemetry(const SmokeCheckRecord& c, const std::vector<TelemetryMetric>& table) {
+  if (c.outcome.timeline.empty()) return;
+  for (const bk::TelemetryReading& r : c.outcome.timeline.back().telemetry) {
+    for (const TelemetryMetric& m : table) {
+      if (m.reading != r.name) continue;
+      std::vector<std::pair<std::string, std::string>> labels{{"device", c.device}};
+      labels.insert(labels.end(), m.labels.begin(), m.labels.end());
+      m.family->add(labels, r.value);
+    }
+  }
+}
+
 }  // namespace
 
 std::string smoke_prometheus(const SmokeReport& report) {
@@ -79,6 +99,30 @@ std::string smoke_prometheus(const SmokeReport& report) {
       "Bandwidth a smoke check measured, by direction (write, read, host_to_device, device_to_host).");
   Family gflops("bk_bench_gflops",
                 "Median f32 matrix-multiply GFLOP/s a smoke check measured (matmul, sustained).");
+  Family temperature("bk_device_temperature_celsius", "The device's temperature at the end of the burn-in.");
+  Family clock("bk_device_clock_mhz",
+               "A clock at the end of the burn-in, by clock (sm, memory, cpu; max_sm).");
+  Family power("bk_device_power_watts", "Power draw at the end of the burn-in, by kind (draw, limit).");
+  Family ecc("bk_device_ecc_errors", "ECC errors since the driver loaded, by kind (corrected, uncorrected).");
+  Family pcie("bk_device_pcie_link",
+              "The PCIe link at the end of the burn-in: gen and width, now and maximum.");
+  Family throttle("bk_device_throttle_reasons", "NVML's clock throttle reasons, a bit mask (0: none).");
+  const std::vector<TelemetryMetric> telemetry_table = {
+      {"temperature_c", &temperature, {}},
+      {"sm_clock_mhz", &clock, {{"clock", "sm"}}},
+      {"max_sm_clock_mhz", &clock, {{"clock", "max_sm"}}},
+      {"memory_clock_mhz", &clock, {{"clock", "memory"}}},
+      {"cpu_mhz", &clock, {{"clock", "cpu"}}},
+      {"power_w", &power, {{"kind", "draw"}}},
+      {"power_limit_w", &power, {{"kind", "limit"}}},
+      {"ecc_corrected_total", &ecc, {{"kind", "corrected"}}},
+      {"ecc_uncorrected_total", &ecc, {{"kind", "uncorrected"}}},
+      {"pcie_gen", &pcie, {{"property", "gen"}, {"of", "current"}}},
+      {"pcie_gen_max", &pcie, {{"property", "gen"}, {"of", "max"}}},
+      {"pcie_width", &pcie, {{"property", "width"}, {"of", "current"}}},
+      {"pcie_width_max", &pcie, {{"property", "width"}, {"of", "max"}}},
+      {"throttle_reasons", &throttle, {}},
+  };
   Family exit_code("bk_smoke_exit_code",
                    "bkctl smoke's exit code: 0 all good (docs/ci.md lists the others).");
   Family wall("bk_smoke_duration_seconds", "Wall seconds of the whole smoke run.");
@@ -114,14 +158,15 @@ std::string smoke_prometheus(const SmokeReport& report) {
     }
     if (const bk::SmokeMetric* m = metric(c, "median_gflops"))
       gflops.add({{"device", c.device}, {"test", c.check}, {"dtype", "f32"}}, m->value);
+    add_telemetry(c, telemetry_table);
   }
   exit_code.add(report.exit_code);
   wall.add(report.wall_seconds);
   finished.add(static_cast<double>(std::time(nullptr)));
 
   std::string out;
-  for (const Family* f :
-       {&info, &status, &seconds, &memory, &bandwidth, &gflops, &exit_code, &wall, &finished})
+  for (const Family* f : {&info, &status, &seconds, &memory, &bandwidth, &gflops, &temperature, &clock,
+                          &power, &ecc, &pcie, &throttle, &exit_code, &wall, &finished})
     out += f->render();
   return out;
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The outputs of `bkctl smoke`: the human table and verdict, bk.smoke/v1 JSON and JUnit XML.
+// The outputs of `bkctl smoke`: the human table and verdict, bk.smoke/v2 JSON and JUnit XML.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -19,7 +18,7 @@
 namespace bkctl {
 namespace {
 
-constexpr std::string_view kSmokeSchema = "bk.smoke/v1";
+constexpr std::string_view kSmokeSchema = "bk.smoke/v2";
 
 Tone tone_of(bk::SmokeStatus status) {
   switch (status) {
@@ -45,12 +44,6 @@ std::string metrics_text(const bk::SmokeOutcome& outcome) {
   for (const bk::SmokeMetric& m : outcome.metrics)
     parts.push_back(fmt::format("{}={}", m.name, metric_value(m.value)));
   return fmt::format("{}", fmt::join(parts, " "));
-}
-
-std::string hostname() {
-  char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
-  return name;
 }
 
 JUnitCase junit_case(const SmokeCheckRecord& c) {
@@ -87,6 +80,19 @@ ojson metrics_json(const bk::SmokeOutcome& outcome) {
   ojson out = ojson::object();
   for (const bk::SmokeMetric& m : outcome.metrics) {
     if (std::isfinite(m.value)) out[m.name] = m.value;
+  }
+  return out;
+}
+
+ojson timeline_json(const std::vector<bk::SmokeSample>& timeline) {
+  ojson out = ojson::array();
+  for (const bk::SmokeSample& s : timeline) {
+    ojson telemetry = ojson::object();
+    for (const bk::TelemetryReading& r : s.telemetry) {
+      if (std::isfinite(r.value)) telemetry[r.name] = r.value;
+    }
+    out.push_back(
+        {{"t", s.t}, {"runs", s.runs}, {"gflops", s.gflops}, {"wrong", s.wrong}, {"telemetry", telemetry}});
   }
   return out;
 }
@@ -134,10 +140,13 @@ ojson smoke_json(const SmokeOptions& options, const SmokeReport& report) {
   ojson doc = json_document(kSmokeSchema);
   doc["bkctl_version"] = bk::kVersion;
   doc["timestamp"] = report.timestamp + "Z";
+  doc["host"] = {{"name", report.host}};
   doc["level"] = options.level;
   doc["timeout_seconds"] = options.timeout_seconds;
   doc["memory_bytes"] = options.memory_bytes;
+  doc["memory_share"] = options.memory_share ? ojson(*options.memory_share) : ojson(nullptr);
   doc["duration_seconds"] = options.level >= 3 ? ojson(options.duration_seconds) : ojson(nullptr);
+  doc["max_drop"] = options.level >= 3 ? ojson(options.max_drop) : ojson(nullptr);
   ojson fail_on = ojson::array();
   for (bk::SmokeStatus s : options.fail_on) fail_on.push_back(bk::smoke_status_name(s));
   doc["fail_on"] = std::move(fail_on);
@@ -167,14 +176,16 @@ ojson smoke_json(const SmokeOptions& options, const SmokeReport& report) {
   for (const SmokeCheckRecord& c : report.checks) {
     const std::string status(bk::smoke_status_name(c.outcome.status));
     counts[status] = counts[status].get<int>() + 1;
-    checks.push_back({{"device", c.device},
-                      {"check", c.check},
-                      {"level", c.level},
-                      {"status", status},
-                      {"timed_out", c.outcome.timed_out},
-                      {"message", string_or_null(c.outcome.message)},
-                      {"seconds", c.seconds},
-                      {"metrics", metrics_json(c.outcome)}});
+    ojson check = {{"device", c.device},
+                   {"check", c.check},
+                   {"level", c.level},
+                   {"status", status},
+                   {"timed_out", c.outcome.timed_out},
+                   {"message", string_or_null(c.outcome.message)},
+                   {"seconds", c.seconds},
+                   {"metrics", metrics_json(c.outcome)}};
+    if (!c.outcome.timeline.empty()) check["timeline"] = timeline_json(c.outcome.timeline);
+    checks.push_back(std::move(check));
   }
   doc["checks"] = std::move(checks);
   doc["counts"] = std::move(counts);
@@ -186,7 +197,7 @@ ojson smoke_json(const SmokeOptions& options, const SmokeReport& report) {
 }
 
 std::string smoke_junit(const SmokeReport& report) {
-  const std::string host = hostname();
+  const std::string& host = report.host;
   std::vector<JUnitSuite> suites;
   if (!report.requirements.empty()) {
     JUnitSuite suite{"requirements", report.timestamp, host, {}, {}};

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <ctime>
 #include <exception>
+#include <functional>
 #include <mutex>
-#include <stop_token>
 #include <thread>
 
 #include "bk/error.h"
@@ -30,6 +30,12 @@ std::string utc_timestamp() {
   char text[32];
   std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &tm);
   return text;
+}
+
+std::string hostname() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
 }
 
 std::vector<bk::Device*> selected_devices(const SmokeOptions& options, const bk::Registry& registry) {
@@ -61,61 +67,72 @@ void progress_done(const SmokeCheckRecord& record) {
   std::fflush(stderr);
 }
 
-// On a terminal, a check that runs for a set time (level 3's sustained matmul) says every few
-// seconds how long it has left, one line each (lanes may run side by side). Stops when destroyed.
-std::jthread countdown(const bk::Device& device, std::string_view check, double seconds) {
-  constexpr double kEvery = 5;
-  if (check != "sustained" || !is_terminal(stderr) || seconds <= kEvery) return {};
-  return std::jthread([name = printable(device.name()), seconds](std::stop_token stop) {
-    std::mutex mutex;
-    std::condition_variable_any wake;
-    std::unique_lock lock(mutex);
-    const Clock::time_point start = Clock::now();
-    for (double at = kEvery; at < seconds; at += kEvery) {
-      const auto when =
-          start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(at));
-      if (wake.wait_until(lock, stop, when, [] { return false; }) || stop.stop_requested()) return;
-      std::fprintf(stderr, "bkctl: %s: sustained, %.0f s left\n", name.c_str(), seconds - at);
-    }
-  });
+// Level 3's progress lines, on stderr as they come, whether or not it is a terminal: a burn-in
+// runs for minutes and must never be silent.
+std::function<void(const std::string&)> progress_to_stderr(const bk::Device& device) {
+  return [name = printable(device.name())](const std::string& line) {
+    std::fprintf(stderr, "bkctl: %s: %s\n", name.c_str(), line.c_str());
+    std::fflush(stderr);
+  };
 }
 
-// Runs the device's checks in order; after a timeout the device is not touched again.
-std::vector<SmokeCheckRecord> run_device(bk::Device& device, const SmokeOptions& options) {
-  std::vector<SmokeCheckRecord> records;
-  bk::SmokeSettings settings;
-  settings.memory_bytes = options.memory_bytes;
-  settings.duration_seconds = options.duration_seconds;
-  settings.floors = bk::floors_for(device, options.floors);
-  std::string hung_in;
-  for (const bk::SmokeCheck& check : bk::smoke_checks()) {
-    if (check.level > options.level) continue;
-    SmokeCheckRecord record{device.name(), std::string(check.name), check.level, {}, 0};
-    if (!hung_in.empty()) {
+// One device's lane: its checks of some levels in order. After a timeout the device is not
+// touched again, in this phase or a later one.
+class DeviceLane {
+ public:
+  DeviceLane(bk::Device& device, const SmokeOptions& options) : device_(device) {
+    settings_.memory_bytes = options.memory_bytes;
+    settings_.memory_share = options.memory_share;
+    settings_.duration_seconds = options.duration_seconds;
+    settings_.max_drop = options.max_drop;
+    settings_.floors = bk::floors_for(device, options.floors);
+    settings_.progress = progress_to_stderr(device);
+    timeout_ = options.timeout_seconds;
+  }
+
+  bk::Device& device() const { return device_; }
+  std::vector<SmokeCheckRecord>& records() { return records_; }
+
+  // `memory_sharers`: the devices that fill the same memory as this one meanwhile, itself included.
+  void run(int min_level, int max_level, size_t memory_sharers = 1) {
+    settings_.memory_sharers = memory_sharers;
+    for (const bk::SmokeCheck& check : bk::smoke_checks()) {
+      if (check.level >= min_level && check.level <= max_level) run_check(check);
+    }
+  }
+
+ private:
+  void run_check(const bk::SmokeCheck& check) {
+    SmokeCheckRecord record{device_.name(), std::string(check.name), check.level, {}, 0};
+    if (!hung_in_.empty()) {
       record.outcome.status = bk::SmokeStatus::skipped;
       record.outcome.message = fmt::format("not run: {} did not finish the {} check and may still be hung",
-                                           device.name(), hung_in);
-      records.push_back(std::move(record));
-      continue;
+                                           device_.name(), hung_in_);
+      records_.push_back(std::move(record));
+      return;
     }
-    progress_start(device, check.name);
-    // The sustained check runs for --duration by design; the watchdog allows that on top.
-    const double budget =
-        options.timeout_seconds + (check.name == "sustained" ? options.duration_seconds : 0);
-    bk::Device* target = &device;
+    progress_start(device_, check.name);
+    // The burn-in runs for --duration by design, and fills and verifies --mem twice: the
+    // watchdog allows the duration and another --timeout on top.
+    const double budget = check.level == 3 ? 2 * timeout_ + settings_.duration_seconds : timeout_;
+    bk::Device* target = &device_;
     auto run = check.run;
-    std::jthread ticking = countdown(device, check.name, options.duration_seconds);
-    bk::WatchedOutcome watched = bk::run_with_watchdog(
-        [run, target, settings] { return run(*target, settings); }, std::chrono::duration<double>(budget));
-    ticking = {};  // stopped and joined before the check's own line
-    if (watched.outcome.timed_out) hung_in = check.name;
+    bk::WatchedOutcome watched =
+        bk::run_with_watchdog([run, target, settings = settings_] { return run(*target, settings); },
+                              std::chrono::duration<double>(budget));
+    if (watched.outcome.timed_out) hung_in_ = check.name;
     record.outcome = std::move(watched.outcome);
     record.seconds = watched.seconds;
     progress_done(record);
-    records.push_back(std::move(record));
+    records_.push_back(std::move(record));
   }
-  return records;
-}
+
+  bk::Device& device_;
+  bk::SmokeSettings settings_;
+  double timeout_ = 60;
+  std::string hung_in_;
+  std::vector<SmokeCheckRecord> records_;
+};
 
 // A device with compute of its own (a GPU, an accelerator) can be checked while others are: its
 // numbers do not depend on theirs. Devices that run on the host's cores (the CPU, lavapipe,
@@ -125,19 +142,19 @@ bool has_own_compute(const bk::Device& device) {
   return device.type() == bk::DeviceType::gpu || device.type() == bk::DeviceType::accel;
 }
 
-// Every device's checks, in the devices' order; the independent devices concurrently.
-std::vector<std::vector<SmokeCheckRecord>> run_devices(const std::vector<bk::Device*>& devices,
-                                                       const SmokeOptions& options) {
-  std::vector<std::vector<SmokeCheckRecord>> records(devices.size());
-  std::vector<std::exception_ptr> failed(devices.size());
+// Runs work(lane) for the chosen lanes side by side, each on a thread; an exception one throws
+// is rethrown here, in the caller's thread, as a serial run would.
+void run_side_by_side(std::vector<DeviceLane>& lanes, const std::function<bool(const DeviceLane&)>& chosen,
+                      const std::function<void(DeviceLane&)>& work) {
+  std::vector<std::exception_ptr> failed(lanes.size());
   {
-    std::vector<std::jthread> lanes;
-    for (size_t i = 0; i < devices.size(); ++i) {
-      if (!has_own_compute(*devices[i])) continue;
-      lanes.emplace_back([&, i] {
+    std::vector<std::jthread> threads;
+    for (size_t i = 0; i < lanes.size(); ++i) {
+      if (!chosen(lanes[i])) continue;
+      threads.emplace_back([&, i] {
         try {
-          records[i] = run_device(*devices[i], options);
-        } catch (...) {  // rethrown below, in the caller's thread, as a serial run would
+          work(lanes[i]);
+        } catch (...) {
           failed[i] = std::current_exception();
         }
       });
@@ -146,9 +163,31 @@ std::vector<std::vector<SmokeCheckRecord>> run_devices(const std::vector<bk::Dev
   for (const std::exception_ptr& e : failed) {
     if (e) std::rethrow_exception(e);
   }
-  for (size_t i = 0; i < devices.size(); ++i) {
-    if (!has_own_compute(*devices[i])) records[i] = run_device(*devices[i], options);
+}
+
+// Every device's checks, in the devices' order (see run_smoke for what runs side by side).
+std::vector<std::vector<SmokeCheckRecord>> run_devices(const std::vector<bk::Device*>& devices,
+                                                       const SmokeOptions& options) {
+  const size_t host_memory_devices = static_cast<size_t>(std::count_if(
+      devices.begin(), devices.end(), [](const bk::Device* d) { return !has_own_compute(*d); }));
+  std::vector<DeviceLane> lanes;
+  lanes.reserve(devices.size());
+  for (bk::Device* device : devices) lanes.emplace_back(*device, options);
+  const int first_levels = std::min(options.level, 2);
+  run_side_by_side(
+      lanes, [](const DeviceLane& lane) { return has_own_compute(lane.device()); },
+      [&](DeviceLane& lane) { lane.run(1, first_levels); });
+  for (DeviceLane& lane : lanes) {
+    if (!has_own_compute(lane.device())) lane.run(1, first_levels);
   }
+  if (options.level >= 3) {
+    run_side_by_side(
+        lanes, [](const DeviceLane&) { return true; },
+        [&](DeviceLane& lane) { lane.run(3, 3, has_own_compute(lane.device()) ? 1 : host_memory_devices); });
+  }
+  std::vector<std::vector<SmokeCheckRecord>> records;
+  records.reserve(lanes.size());
+  for (DeviceLane& lane : lanes) records.push_back(std::move(lane.records()));
   return records;
 }
 
@@ -184,6 +223,7 @@ SmokeReport run_smoke(const SmokeOptions& options) {
   const Clock::time_point start = Clock::now();
   SmokeReport report;
   report.timestamp = utc_timestamp();
+  report.host = hostname();
   // Loading the plugins enumerates drivers, which can hang too: it gets the watchdog as well.
   const bk::WatchedOutcome loaded = bk::run_with_watchdog(
       [] {

@@ -8,6 +8,7 @@
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/cpu_features.h"
 #include "devices/cpu/cpu_info.h"
+#include "devices/cpu/cpu_telemetry.h"
 #include "devices/cpu/cpu_topology.h"
 #include "devices/cpu/kernels/op_kernels.h"
 
@@ -45,6 +46,8 @@ DeviceCaps CpuDevice::caps() const {
   caps.events = false;
   return caps;
 }
+
+std::vector<TelemetryReading> CpuDevice::telemetry() const { return cpu_telemetry(); }
 
 void CpuDevice::describe(Properties& out) const {
   const CpuFeatures& features = cpu_features();

@@ -25,6 +25,8 @@ class CpuDevice final : public Device {
   // Writes brand, arch, topology {packages, cores, pus, numa_nodes, caches[{name, level, size,
   // count}], and loaded/reason}, isa_features and default_threads.
   void describe(Properties& out) const override;
+  // cpu_mhz and temperature_c where the host has them (cpu_telemetry.h).
+  std::vector<TelemetryReading> telemetry() const override;
 
   // Truthful per node: every op of core/op.h in every dtype its builder allows, any strides
   // (kernels/op_support.cpp lists the rules); false for a node made by hand that breaks them.

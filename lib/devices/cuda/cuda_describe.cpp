@@ -36,6 +36,10 @@ void set_known(Properties& out, std::string_view key, int value) {
 
 }  // namespace
 
+std::vector<TelemetryReading> CudaDevice::telemetry() const {
+  return telemetry_readings(cuda_telemetry(info_.pci_bus_id));
+}
+
 void CudaDevice::describe(Properties& out) const {
   const CudaDeviceInfo& i = info_;
   out.set("ordinal", i.ordinal);

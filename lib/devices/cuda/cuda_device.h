@@ -39,6 +39,8 @@ class CudaDevice final : public Device {
   // cublas (where it was loaded from, or why not) and telemetry (NVML readings, or the reason
   // they are absent).
   void describe(Properties& out) const override;
+  // NVML's readings (cuda_nvml.h); none without NVML.
+  std::vector<TelemetryReading> telemetry() const override;
 
   // Every op of ops.h for float tensors of any layout; MUL_MAT only when cuBLAS loads.
   bool supports_op(const Tensor& node) const override;

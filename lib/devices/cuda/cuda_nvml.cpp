@@ -16,6 +16,9 @@ using NvmlDevice = struct NvmlDeviceOpaque*;
 constexpr unsigned kTemperatureGpu = 0;  // NVML_TEMPERATURE_GPU
 constexpr unsigned kClockSm = 1;         // NVML_CLOCK_SM
 constexpr unsigned kClockMem = 2;        // NVML_CLOCK_MEM
+constexpr unsigned kEccCorrected = 0;    // NVML_MEMORY_ERROR_TYPE_CORRECTED
+constexpr unsigned kEccUncorrected = 1;  // NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+constexpr unsigned kEccVolatile = 0;     // NVML_VOLATILE_ECC
 
 struct NvmlFns {
   NvmlReturn (*init)() = nullptr;
@@ -27,6 +30,13 @@ struct NvmlFns {
   NvmlReturn (*power)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*power_limit)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*driver_version)(char*, unsigned) = nullptr;
+  // Optional: older drivers or boards lack them, and then those readings are absent.
+  NvmlReturn (*throttle_reasons)(NvmlDevice, unsigned long long*) = nullptr;
+  NvmlReturn (*ecc_total)(NvmlDevice, unsigned, unsigned, unsigned long long*) = nullptr;
+  NvmlReturn (*pcie_gen)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*pcie_gen_max)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*pcie_width)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*pcie_width_max)(NvmlDevice, unsigned*) = nullptr;
 };
 
 struct Nvml {
@@ -59,6 +69,12 @@ Nvml open_nvml() {
                   resolve(lib, "nvmlDeviceGetPowerUsage", f.power) &&
                   resolve(lib, "nvmlDeviceGetEnforcedPowerLimit", f.power_limit) &&
                   resolve(lib, "nvmlSystemGetDriverVersion", f.driver_version);
+  resolve(lib, "nvmlDeviceGetCurrentClocksThrottleReasons", f.throttle_reasons);
+  resolve(lib, "nvmlDeviceGetTotalEccErrors", f.ecc_total);
+  resolve(lib, "nvmlDeviceGetCurrPcieLinkGeneration", f.pcie_gen);
+  resolve(lib, "nvmlDeviceGetMaxPcieLinkGeneration", f.pcie_gen_max);
+  resolve(lib, "nvmlDeviceGetCurrPcieLinkWidth", f.pcie_width);
+  resolve(lib, "nvmlDeviceGetMaxPcieLinkWidth", f.pcie_width_max);
   if (!ok) {
     n.reason = "NVML (libnvidia-ml.so.1) lacks an expected entry point; the driver is too old for telemetry";
     return n;
@@ -80,11 +96,18 @@ const Nvml& nvml() {
 // must finish before the value is read, hence a function that calls it (the order in which a
 // call's arguments are evaluated is unspecified: reading(f(&v), v) read the previous query's v,
 // seen as swapped clocks on an H200).
-template <typename Query>
-std::optional<unsigned> reading(Query query) {
-  unsigned value = 0;
+template <typename Value = unsigned, typename Query>
+std::optional<Value> reading(Query query) {
+  Value value = 0;
   if (query(&value) != 0) return std::nullopt;
   return value;
+}
+
+// An optional entry point's reading: nothing when the driver lacks it.
+template <typename Value = unsigned, typename Fn, typename... Args>
+std::optional<Value> optional_reading(Fn fn, NvmlDevice device, Args... args) {
+  if (fn == nullptr) return std::nullopt;
+  return reading<Value>([&](Value* v) { return fn(device, args..., v); });
 }
 
 }  // namespace
@@ -115,11 +138,41 @@ CudaTelemetry cuda_telemetry(const std::string& pci_bus_id) noexcept {
     if (const auto mw = reading([&](unsigned* v) { return f.power(device, v); })) t.power_w = *mw / 1000.0;
     if (const auto mw = reading([&](unsigned* v) { return f.power_limit(device, v); }))
       t.power_limit_w = *mw / 1000.0;
+    using Count = unsigned long long;
+    t.throttle_reasons = optional_reading<Count>(f.throttle_reasons, device);
+    t.ecc_corrected_total = optional_reading<Count>(f.ecc_total, device, kEccCorrected, kEccVolatile);
+    t.ecc_uncorrected_total = optional_reading<Count>(f.ecc_total, device, kEccUncorrected, kEccVolatile);
+    t.pcie_gen = optional_reading(f.pcie_gen, device);
+    t.pcie_gen_max = optional_reading(f.pcie_gen_max, device);
+    t.pcie_width = optional_reading(f.pcie_width, device);
+    t.pcie_width_max = optional_reading(f.pcie_width_max, device);
   } catch (const std::exception& e) {
     t.available = false;
     t.reason = e.what();
   }
   return t;
+}
+
+std::vector<TelemetryReading> telemetry_readings(const CudaTelemetry& t) {
+  std::vector<TelemetryReading> out;
+  if (!t.available) return out;
+  auto add = [&out](const char* name, const auto& value) {
+    if (value) out.push_back({name, static_cast<double>(*value)});
+  };
+  add("temperature_c", t.temperature_c);
+  add("sm_clock_mhz", t.sm_clock_mhz);
+  add("memory_clock_mhz", t.memory_clock_mhz);
+  add("max_sm_clock_mhz", t.max_sm_clock_mhz);
+  add("power_w", t.power_w);
+  add("power_limit_w", t.power_limit_w);
+  add("throttle_reasons", t.throttle_reasons);
+  add("ecc_corrected_total", t.ecc_corrected_total);
+  add("ecc_uncorrected_total", t.ecc_uncorrected_total);
+  add("pcie_gen", t.pcie_gen);
+  add("pcie_gen_max", t.pcie_gen_max);
+  add("pcie_width", t.pcie_width);
+  add("pcie_width_max", t.pcie_width_max);
+  return out;
 }
 
 }  // namespace bk

@@ -8,6 +8,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "bk/device.h"
 
 namespace bk {
 
@@ -22,7 +25,17 @@ struct CudaTelemetry {
   std::optional<unsigned> max_memory_clock_mhz;
   std::optional<double> power_w;
   std::optional<double> power_limit_w;
+  // nvmlClocksThrottleReasons bits: 0x8 hardware slowdown, 0x20 software thermal, 0x40
+  // hardware thermal, 0x80 power brake, 0x4 software power cap, ...
+  std::optional<unsigned long long> throttle_reasons;
+  std::optional<unsigned long long> ecc_corrected_total;    // volatile counters, since the driver
+  std::optional<unsigned long long> ecc_uncorrected_total;  // loaded; absent with ECC off
+  std::optional<unsigned> pcie_gen, pcie_gen_max;           // the link now, and the most the
+  std::optional<unsigned> pcie_width, pcie_width_max;       // device and the system allow
 };
+
+// The readings above as Device::telemetry() names them (docs/ci.md); none when !available.
+std::vector<TelemetryReading> telemetry_readings(const CudaTelemetry& t);
 
 // Reads the GPU at `pci_bus_id` ("0000:65:00.0"). Never throws.
 CudaTelemetry cuda_telemetry(const std::string& pci_bus_id) noexcept;

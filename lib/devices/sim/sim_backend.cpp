@@ -87,10 +87,16 @@ void SimBackend::check_ops(const Graph& graph) const {
 void SimBackend::compute(Graph& graph) {
   check_ops(graph);
   const std::string device_name = device_->name();
-  const SimFault fault = device_->config().fault;
+  const SimDeviceConfig& config = device_->config();
+  // onset=DUR: the compute faults and the slowdown wait until this stream has computed that long.
+  const auto now = std::chrono::steady_clock::now();
+  if (computes_ == 0) first_compute_ = now;
+  const bool begun = std::chrono::duration<double>(now - first_compute_).count() >= config.onset_seconds;
+  const bool compute_fault = config.fault == SimFault::wrong_results || config.fault == SimFault::hang;
+  const SimFault fault = begun || !compute_fault ? config.fault : SimFault::none;
   if (fault == SimFault::hang && !queue_) sim_hang_forever();
   // jitter=N: every other graph is computed N times over, so its time varies N-fold.
-  const long long repeats = computes_++ % 2 == 1 ? device_->config().jitter : 1;
+  const long long repeats = (computes_++ % 2 == 1 ? config.jitter : 1) * (begun ? config.slow : 1);
   auto run = [cpu = cpu_.get(), device_name, fault, repeats](Graph& g) {
     if (fault == SimFault::hang) sim_hang_forever();
     try {

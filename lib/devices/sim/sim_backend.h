@@ -12,6 +12,7 @@
 // injected here. SimEvent marks a point in such a queue (trivially reached
 // for a synchronous stream). Internal to the sim device.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
@@ -48,8 +49,9 @@ class SimBackend final : public Backend {
 
   SimDevice* device_;
   std::unique_ptr<Backend> cpu_;
-  long long computes_ = 0;           // graphs computed so far, for jitter=N
-  std::unique_ptr<SimQueue> queue_;  // last: its jobs use cpu_, so it is destroyed first
+  long long computes_ = 0;                               // graphs computed so far, for jitter=N
+  std::chrono::steady_clock::time_point first_compute_;  // for onset=DUR
+  std::unique_ptr<SimQueue> queue_;                      // last: its jobs use cpu_, so it is destroyed first
 };
 
 class SimEvent final : public Event {

@@ -81,6 +81,24 @@ long long parse_count(const Where& at, std::string_view value) {
   return n;
 }
 
+// "2s", "500ms", "1.5" (seconds), >= 0.
+double parse_seconds(const Where& at, std::string_view value) {
+  std::string text = trim(value);
+  double scale = 1;
+  if (text.ends_with("ms")) {
+    scale = 1e-3;
+    text.resize(text.size() - 2);
+  } else if (text.ends_with("s")) {
+    text.resize(text.size() - 1);
+  }
+  double seconds = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(seconds >= 0)) {
+    bad(at, fmt::format("'{}' is not a duration such as 2s or 500ms", value));
+  }
+  return seconds * scale;
+}
+
 bool parse_bool(const Where& at, std::string_view value) {
   const std::string v = to_lower(trim(value));
   if (v == "yes" || v == "true" || v == "1" || v == "on") return true;
@@ -114,7 +132,7 @@ struct KeySpec {
 };
 
 // The keys of a device entry. To add a behaviour: a field in SimDeviceConfig, a row here.
-constexpr std::array<KeySpec, 13> kKeys{{
+constexpr std::array<KeySpec, 15> kKeys{{
     {"type", "gpu|igpu|accel|cpu", "device type (default gpu)",
      [](SimDeviceConfig& c, const Where& at, std::string_view v) { c.type = parse_type(at, v); }},
     {"ops", "all|OP+OP", "compute ops it runs (default all)",
@@ -151,6 +169,14 @@ constexpr std::array<KeySpec, 13> kKeys{{
        c.jitter = parse_count(at, v);
        if (c.jitter < 1 || c.jitter > 1000) bad(at, "must be from 1 to 1000");
      }},
+    {"slow", "N",
+     "every compute runs its graph N times: a device N times slower than it should be (default 1)",
+     [](SimDeviceConfig& c, const Where& at, std::string_view v) {
+       c.slow = parse_count(at, v);
+       if (c.slow < 1 || c.slow > 1000) bad(at, "must be from 1 to 1000");
+     }},
+    {"onset", "DUR", "fault=wrong_results|hang and slow begin once a stream has computed for DUR (default 0)",
+     [](SimDeviceConfig& c, const Where& at, std::string_view v) { c.onset_seconds = parse_seconds(at, v); }},
 }};
 
 const KeySpec* find_key(std::string_view key) {

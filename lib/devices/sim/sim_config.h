@@ -27,6 +27,8 @@ namespace bk {
 //                  the buffer when it covers that byte (a stuck memory cell)
 //   wrong_results  every compute adds 1 + |x| to element 0 of each f32 node it computes (cpy
 //                  included)
+// With onset=DUR, wrong_results, hang and slow=N begin only once a stream has been computing for
+// DUR since its first compute: faults that come with heat, in the middle of a burn-in.
 //   hang           compute never returns (an asynchronous stream's job never finishes, so
 //                  synchronize never returns) until the process exits
 //   alloc_fail     every allocation fails with Error(out_of_memory), whatever memory is free
@@ -52,6 +54,8 @@ struct SimDeviceConfig {
   std::string description;           // empty: generated from the above
   SimFault fault = SimFault::none;   // injected fault (see SimFault)
   long long jitter = 1;              // every other compute runs its graph this many times
+  long long slow = 1;                // every compute runs its graph this many times
+  double onset_seconds = 0;  // wrong_results, hang and slow begin this long after a stream's first compute
 };
 
 // Parses the whole variable; an empty text gives no devices.

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+// Level 3 of `bkctl smoke`, the burn-in: memory filled with a pattern, a checked matmul sized to
+// keep the device busy for --duration, a timeline each second, the fill verified again at the
+// end; fails on a wrong result, a memory mismatch, a throughput drop, an ECC error count that
+// grew, or a PCIe link below its maximum under load.
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "bk/error.h"
+#include "bk/units.h"
+#include "probe/checked_gemm.h"
+#include "probe/memory_fill.h"
+#include "probe/smoke_checks.h"
+
+namespace bk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kWindowSeconds = 1;
+constexpr double kProgressSeconds = 5;
+constexpr double kMinRunSeconds = 0.02;  // a run this long hides launch and synchronisation costs
+constexpr int64_t kMaxGemm = 8192;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+std::optional<double> reading(const std::vector<TelemetryReading>& readings, std::string_view name) {
+  for (const TelemetryReading& r : readings) {
+    if (r.name == name) return r.value;
+  }
+  return std::nullopt;
+}
+
+// The highest value a reading took over the timeline.
+std::optional<double> highest(const std::vector<SmokeSample>& timeline, std::string_view name) {
+  std::optional<double> best;
+  for (const SmokeSample& s : timeline) {
+    if (const auto v = reading(s.telemetry, name); v && (!best || *v > *best)) best = v;
+  }
+  return best;
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// The windows of a run, as they close, with the progress lines.
+class Timeline {
+ public:
+  Timeline(Device& device, const SmokeSettings& settings, double flops)
+      : device_(device), settings_(settings), flops_(flops), start_(Clock::now()) {}
+
+  void add_run(double seconds, bool wrong) {
+    ++window_.runs;
+    window_.wrong += wrong;
+    busy_ += seconds;
+    const double t = seconds_since(start_);
+    if (t - window_start_ >= kWindowSeconds) close_window(t);
+  }
+  void finish() {
+    if (window_.runs > 0) close_window(seconds_since(start_));
+  }
+  double elapsed() const { return seconds_since(start_); }
+  std::vector<SmokeSample>& samples() { return samples_; }
+
+ private:
+  void close_window(double t) {
+    window_.t = t;
+    window_.gflops = busy_ > 0 ? flops_ * static_cast<double>(window_.runs) / busy_ / 1e9 : 0;
+    window_.telemetry = device_.telemetry();
+    wrong_ += window_.wrong;
+    samples_.push_back(std::move(window_));
+    window_ = {};
+    busy_ = 0;
+    window_start_ = t;
+    if (settings_.progress && t >= next_progress_) {
+      next_progress_ += kProgressSeconds;
+      const SmokeSample& last = samples_.back();
+      const auto celsius = reading(last.telemetry, "temperature_c");
+      settings_.progress(fmt::format("sustained {:.0f}/{:.0f} s: {:.4g} GFLOP/s, {} wrong{}", t,
+                                     settings_.duration_seconds, last.gflops, wrong_,
+                                     celsius ? fmt::format(", {:.0f} C", *celsius) : std::string()));
+    }
+  }
+
+  Device& device_;
+  const SmokeSettings& settings_;
+  double flops_;
+  Clock::time_point start_;
+  double window_start_ = 0;
+  double next_progress_ = kProgressSeconds;
+  SmokeSample window_;
+  double busy_ = 0;
+  size_t wrong_ = 0;
+  std::vector<SmokeSample> samples_;
+};
+
+// What went wrong, from the telemetry: error counters that grew, a link below its maximum.
+void telemetry_problems(const std::vector<TelemetryReading>& before, const std::vector<SmokeSample>& timeline,
+                        std::vector<std::string>& problems, std::vector<std::string>& notes) {
+  if (timeline.empty()) return;
+  const std::vector<TelemetryReading>& after = timeline.back().telemetry;
+  for (const char* counter : {"ecc_uncorrected_total", "ecc_corrected_total"}) {
+    const auto first = reading(before, counter);
+    const auto last = reading(after, counter);
+    if (first && last && *last > *first) {
+      problems.push_back(fmt::format("{} grew from {:.0f} to {:.0f} during the run", counter, *first, *last));
+    }
+  }
+  // Links train down when idle: what counts is the best the link did under load.
+  const auto gen = highest(timeline, "pcie_gen"), gen_max = highest(timeline, "pcie_gen_max");
+  const auto width = highest(timeline, "pcie_width"), width_max = highest(timeline, "pcie_width_max");
+  if (gen && gen_max && width && width_max && (*gen < *gen_max || *width < *width_max)) {
+    problems.push_back(fmt::format(
+        "the PCIe link ran at gen {:.0f} x{:.0f} under load, below the gen {:.0f} x{:.0f} the device and "
+        "system allow (a riser, the slot, or a BIOS setting?)",
+        *gen, *width, *gen_max, *width_max));
+  }
+  unsigned long long reasons = 0;
+  for (const SmokeSample& s : timeline) {
+    if (const auto r = reading(s.telemetry, "throttle_reasons"))
+      reasons |= static_cast<unsigned long long>(*r);
+  }
+  constexpr unsigned long long kHeatOrPower = 0x8 | 0x20 | 0x40 | 0x80;  // hw slowdown, thermal, power brake
+  if ((reasons & kHeatOrPower) != 0) {
+    notes.push_back(
+        fmt::format("the driver reported clock throttling for heat or power (reasons {:#x})", reasons));
+  }
+}
+
+struct BurnIn {
+  std::unique_ptr<CheckedGemm> gemm;
+  std::unique_ptr<MemoryFill> fill;
+  size_t fill_wanted = 0;
+};
+
+// The matmul first (it must fit), then the fill in what is free after it.
+BurnIn prepare(Device& device, Backend& backend, const SmokeSettings& settings) {
+  BurnIn b;
+  b.fill_wanted = memory_to_use(device, settings);
+  const MemoryInfo memory = device.memory();
+  const size_t gemm_budget = std::min(device.buffer_type().max_size(), memory.free / 8);
+  const int64_t n = size_gemm_for(device, backend, kMinRunSeconds, gemm_budget, kMaxGemm);
+  b.gemm = std::make_unique<CheckedGemm>(device, n);
+  const size_t free_now = device.memory().free;
+  const size_t margin = memory.total / 50;  // room for the driver and the stream
+  const size_t can = free_now > margin ? (free_now - margin) / 8 * 8 : 0;
+  const size_t bytes = std::min(b.fill_wanted, can);
+  if (bytes >= 8) b.fill = std::make_unique<MemoryFill>(device, bytes);
+  return b;
+}
+
+}  // namespace
+
+std::optional<ThroughputDrop> throughput_drop(const std::vector<SmokeSample>& timeline,
+                                              double duration_seconds) {
+  const double baseline_end = std::max(kWindowSeconds, std::min(60.0, duration_seconds / 4));
+  const double stretch = std::clamp(duration_seconds / 10, 1.0, 10.0);
+  std::vector<double> baseline;
+  std::vector<const SmokeSample*> after;
+  for (const SmokeSample& s : timeline) {
+    if (s.runs == 0) continue;
+    if (s.t <= baseline_end || baseline.empty()) {
+      baseline.push_back(s.gflops);
+    } else {
+      after.push_back(&s);
+    }
+  }
+  if (after.empty()) return std::nullopt;
+  ThroughputDrop result;
+  result.baseline_gflops = median_of(baseline);
+  result.worst_gflops = INFINITY;
+  // Every stretch of consecutive windows that spans `stretch` seconds (or what is left).
+  for (size_t first = 0; first < after.size(); ++first) {
+    std::vector<double> values;
+    size_t last = first;
+    const double begin = first == 0 ? baseline_end : after[first - 1]->t;
+    for (; last < after.size(); ++last) {
+      values.push_back(after[last]->gflops);
+      if (after[last]->t - begin >= stretch) break;
+    }
+    const double value = median_of(values);
+    if (value < result.worst_gflops) {
+      result.worst_gflops = value;
+      result.worst_at = after[std::min(last, after.size() - 1)]->t;
+    }
+    if (last >= after.size()) break;  // the rest is shorter than a stretch
+  }
+  result.drop = result.baseline_gflops > 0 ? 1 - result.worst_gflops / result.baseline_gflops : 0;
+  return result;
+}
+
+SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
+  std::unique_ptr<Backend> backend = device.init_backend();
+  BurnIn burn;
+  try {
+    burn = prepare(device, *backend, settings);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::unsupported) throw;
+    SmokeOutcome outcome;
+    outcome.status = SmokeStatus::not_applicable;
+    outcome.message = e.what();
+    return outcome;
+  }
+  std::vector<std::string> problems, notes;
+  const size_t filled = burn.fill ? burn.fill->bytes() : 0;
+  size_t memory_mismatches = 0;
+  auto verify_fill = [&](const char* when) {
+    if (!burn.fill) return;
+    const VerifyResult result = burn.fill->verify(PatternKind::random);
+    memory_mismatches += result.mismatches;
+    if (!result.ok())
+      problems.push_back(
+          fmt::format("memory {}: {}", when, mismatch_text(PatternKind::random, result, filled)));
+  };
+  if (burn.fill) {
+    burn.fill->write(PatternKind::random);
+    verify_fill("as filled");
+  }
+  if (filled < burn.fill_wanted) {
+    notes.push_back(fmt::format("filled {} of the {} asked: the matmul and the driver need the rest",
+                                format_bytes(filled), format_bytes(burn.fill_wanted)));
+  }
+
+  CheckedGemm& gemm = *burn.gemm;
+  Timeline timeline(device, settings, gemm.flops());
+  const std::vector<TelemetryReading> telemetry_before = device.telemetry();
+  const double cpu_before = process_cpu_seconds();
+  std::vector<double> gflops;
+  size_t wrong = 0;
+  std::string first_wrong;
+  while (gflops.empty() || timeline.elapsed() < settings.duration_seconds) {
+    const double seconds = gemm.run(*backend);
+    const GemmCheck check = gemm.check();
+    gflops.push_back(gemm.flops() / seconds / 1e9);
+    if (!check.ok && wrong++ == 0)
+      first_wrong = fmt::format("at {:.1f} s, {}", timeline.elapsed(), check.message);
+    timeline.add_run(seconds, !check.ok);
+  }
+  timeline.finish();
+  const double wall = timeline.elapsed();
+  const double cores_busy = (process_cpu_seconds() - cpu_before) / wall;
+  verify_fill("after the run");
+
+  const SampleStats stats = summarize(gflops);
+  if (wrong > 0) {
+    problems.insert(problems.begin(),
+                    fmt::format("{} of {} results wrong, the first {}", wrong, gflops.size(), first_wrong));
+  }
+  const std::optional<ThroughputDrop> drop = throughput_drop(timeline.samples(), settings.duration_seconds);
+  if (drop && drop->drop > settings.max_drop) {
+    problems.push_back(
+        fmt::format("throughput fell {:.0f}% below its start ({:.4g} GFLOP/s; {:.4g} in the stretch ending "
+                    "at {:.0f} s), more "
+                    "than --max-drop {:.0f}% (throttling?)",
+                    100 * drop->drop, drop->baseline_gflops, drop->worst_gflops, drop->worst_at,
+                    100 * settings.max_drop));
+  }
+  const SmokeFloors& floors = settings.floors;
+  if (floors.sustained_f32_gflops && stats.median < *floors.sustained_f32_gflops) {
+    problems.push_back(fmt::format("median {:.4g} GFLOP/s is below the floor {:.4g}", stats.median,
+                                   *floors.sustained_f32_gflops));
+  }
+  if (floors.sustained_max_cv && stats.cv > *floors.sustained_max_cv) {
+    problems.push_back(
+        fmt::format("throughput varies by cv {:.3g}, more than the allowed {:.3g} (throttling?)", stats.cv,
+                    *floors.sustained_max_cv));
+  }
+  telemetry_problems(telemetry_before, timeline.samples(), problems, notes);
+
+  SmokeOutcome outcome;
+  const std::string note = notes.empty() ? "" : fmt::format("; {}", fmt::join(notes, "; "));
+  if (problems.empty()) {
+    outcome.message = fmt::format(
+        "{} checked {}^3 matmuls in {:.3g} s, all correct: median {:.4g} GFLOP/s, min {:.4g}, cv {:.3g}; {} "
+        "held and verified before and after{}",
+        gflops.size(), gemm.size(), wall, stats.median, stats.min, stats.cv, format_bytes(filled), note);
+  } else {
+    outcome.status = SmokeStatus::fail;
+    outcome.message = fmt::format("{} burn-in: {}{}", device.name(), fmt::join(problems, "; "), note);
+  }
+  add_throughput_metrics(outcome, stats);
+  outcome.metrics.push_back({"wrong_results", static_cast<double>(wrong)});
+  outcome.metrics.push_back({"matrix_size", static_cast<double>(gemm.size())});
+  outcome.metrics.push_back({"memory_filled_bytes", static_cast<double>(filled)});
+  outcome.metrics.push_back({"memory_mismatched_words", static_cast<double>(memory_mismatches)});
+  outcome.metrics.push_back({"process_cpu_cores_busy", cores_busy});
+  if (drop) {
+    outcome.metrics.push_back({"baseline_gflops", drop->baseline_gflops});
+    outcome.metrics.push_back({"throughput_drop", drop->drop});
+  }
+  outcome.timeline = std::move(timeline.samples());
+  return outcome;
+}
+
+}  // namespace bk
