@@ -31,6 +31,10 @@ foreach(component vulkan cuda)
     list(APPEND _bk_components ${component})
   endif()
 endforeach()
+get_property(_bk_fleet GLOBAL PROPERTY BK_FLEET_MODULE)
+if(_bk_fleet)
+  list(APPEND _bk_components fleet)
+endif()
 set(CPACK_COMPONENTS_ALL ${_bk_components})
 
 # bk_debian_package(COMPONENT NAME SECTION SUMMARY DESCRIPTION [DEPENDS <debian deps>]
@@ -69,6 +73,10 @@ bk_debian_package(dev libbk-dev libdevel "heterogeneous compute backend library 
   "The C and C++20 headers of bk, libbk.so, the CMake package\n(find_package(bk), target bk::bk) and bk.pc for pkg-config." REQUIRES runtime)
 bk_debian_package(cli bkctl utils "compute device diagnostics: devices, memory, speed, CI smoke checks"
   "bkctl lists the compute devices bk finds (CPU, Vulkan, CUDA), checks that\ntheir memory can really be used, measures them against their peak, shows how a\ngraph would be split across them and why, and runs hardware smoke checks\nfor CI with JUnit and JSON reports." REQUIRES runtime)
+if(fleet IN_LIST _bk_components)
+  bk_debian_package(fleet bkctl-mpi utils "compute device diagnostics: fleet mode over MPI"
+    "The MPI module of bkctl: under mpirun or srun, bkctl smoke checks every\nnode of a job and rank 0 writes one merged report (docs/ci.md)." REQUIRES cli)
+endif()
 if(vulkan IN_LIST _bk_components)
   bk_debian_package(vulkan bk-vulkan libs "heterogeneous compute backend library (Vulkan devices)"
     "The Vulkan device plugin of bk. It loads the Vulkan loader at run time\nand uses whatever drivers (ICDs) the machine has; it pulls in none." DEPENDS "libvulkan1" REQUIRES runtime)

@@ -12,6 +12,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libhwloc-dev
   libvulkan-dev glslc mesa-vulkan-drivers
   libgtest-dev python3 python3-jsonschema libxml2-utils help2man
+  libopenmpi-dev openmpi-bin
 )
 
 scripts/install-packages.sh "${packages[@]}"

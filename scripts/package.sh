@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds bk's Debian packages from a build tree: libbk0, libbk-dev, bkctl, bk-vulkan, and bk-cuda
-# when the tree has the CUDA plugin (cmake/packaging.cmake says what goes where).
+# Builds bk's Debian packages from a build tree: libbk0, libbk-dev, bkctl, bk-vulkan, bkctl-mpi
+# when the tree has the MPI module, and bk-cuda when it has the CUDA plugin
+# (cmake/packaging.cmake says what goes where).
 #   scripts/package.sh [BUILD_DIR] [OUT_DIR]     (defaults: build, BUILD_DIR/packages)
 # Builds what the packages need first; prints the .deb paths.
 set -euo pipefail

@@ -79,15 +79,18 @@ ReportFile::ReportFile(std::string path, std::string option)
   target_ = std::filesystem::weakly_canonical(path_, ec).string();
   if (ec || target_.empty()) target_ = path_;
   temp_ = target_ + ".tmp-XXXXXX";
+  // Tracked before it exists: mkstemp writes the name into this very buffer before it creates
+  // the file, so a signal at any point after creation finds the file's name to remove.
+  track(temp_.c_str());
   fd_ = ::mkstemp(temp_.data());
   if (fd_ < 0) {
     const int error = errno;
+    untrack(temp_.c_str());
     temp_.clear();
     throw bk::Error(bk::ErrorCode::invalid_argument,
                     fmt::format("cannot write {} '{}': {}; check that its directory exists and is writable",
                                 option_, path_, reason(error)));
   }
-  track(temp_.c_str());
 }
 
 ReportFile::~ReportFile() {

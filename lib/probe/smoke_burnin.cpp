@@ -55,11 +55,6 @@ std::optional<double> highest(const std::vector<SmokeSample>& timeline, std::str
   return best;
 }
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 // The windows of a run, as they close, with the progress lines.
 class Timeline {
@@ -185,7 +180,7 @@ std::optional<ThroughputDrop> throughput_drop(const std::vector<SmokeSample>& ti
   }
   if (after.empty()) return std::nullopt;
   ThroughputDrop result;
-  result.baseline_gflops = median_of(baseline);
+  result.baseline_gflops = summarize(baseline).median;
   result.worst_gflops = INFINITY;
   // Every stretch of consecutive windows that spans `stretch` seconds (or what is left).
   for (size_t first = 0; first < after.size(); ++first) {
@@ -196,7 +191,7 @@ std::optional<ThroughputDrop> throughput_drop(const std::vector<SmokeSample>& ti
       values.push_back(after[last]->gflops);
       if (after[last]->t - begin >= stretch) break;
     }
-    const double value = median_of(values);
+    const double value = summarize(values).median;
     if (value < result.worst_gflops) {
       result.worst_gflops = value;
       result.worst_at = after[std::min(last, after.size() - 1)]->t;

@@ -80,6 +80,17 @@ SmokeFloorEntry parse_floor_entry(const nlohmann::json& entry, std::string_view 
   return out;
 }
 
+InterconnectFloors parse_interconnect(const nlohmann::json& entry, std::string_view origin) {
+  const std::string where = fmt::format("{}: interconnect", origin);
+  if (!entry.is_object()) bad(where + " is an object");
+  for (const auto& [key, value] : entry.items()) {
+    if (key != "ring_gbps" && key != "allreduce_busbw_gbps") {
+      bad(fmt::format("{}: unknown key \"{}\"; keys are ring_gbps, allreduce_busbw_gbps", where, key));
+    }
+  }
+  return {positive_number(entry, "ring_gbps", where), positive_number(entry, "allreduce_busbw_gbps", where)};
+}
+
 }  // namespace
 
 SmokeRequirement parse_requirement(std::string_view text) {
@@ -168,7 +179,7 @@ SmokeVerdict evaluate_min_memory(const SmokeMinMemory& minimum, const std::vecto
   return v;
 }
 
-std::vector<SmokeFloorEntry> parse_floors(std::string_view text, std::string_view origin) {
+SmokeFloorsFile parse_floors(std::string_view text, std::string_view origin) {
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(text);
@@ -185,15 +196,19 @@ std::vector<SmokeFloorEntry> parse_floors(std::string_view text, std::string_vie
                     origin));
   }
   for (const auto& [key, value] : document.items()) {
-    if (key != "schema" && key != "floors" && key != "description") {
-      bad(fmt::format("{}: unknown key \"{}\"; keys are schema, description, floors", origin, key));
+    if (key != "schema" && key != "floors" && key != "description" && key != "interconnect") {
+      bad(fmt::format("{}: unknown key \"{}\"; keys are schema, description, floors, interconnect", origin,
+                      key));
     }
   }
-  std::vector<SmokeFloorEntry> entries;
+  SmokeFloorsFile file;
   for (size_t i = 0; i < document["floors"].size(); ++i) {
-    entries.push_back(parse_floor_entry(document["floors"][i], fmt::format("{}: floors[{}]", origin, i)));
+    file.devices.push_back(
+        parse_floor_entry(document["floors"][i], fmt::format("{}: floors[{}]", origin, i)));
   }
-  return entries;
+  if (document.contains("interconnect"))
+    file.interconnect = parse_interconnect(document["interconnect"], origin);
+  return file;
 }
 
 SmokeFloors floors_for(const Device& device, const std::vector<SmokeFloorEntry>& entries) {

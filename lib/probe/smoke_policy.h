@@ -10,9 +10,11 @@
 //   --expect floors.json      performance floors (schema bk.floors/v1, schemas/bk.floors.v1.json):
 //       { "schema": "bk.floors/v1",
 //         "floors": [ { "device": "Vulkan0", "matmul_f32_gflops": 5 },
-//                     { "device": "gpu", "sustained_f32_gflops": 4, "sustained_max_cv": 0.2 } ] }
+//                     { "device": "gpu", "sustained_f32_gflops": 4, "sustained_max_cv": 0.2 } ],
+//         "interconnect": { "ring_gbps": 10, "allreduce_busbw_gbps": 8 } }
 //     "device" names a device, a family, a device type or "*"; the most specific entry that
-//     matches a device applies to it, whole (name > family > type > "*").
+//     matches a device applies to it, whole (name > family > type > "*"); "interconnect" (optional)
+//     holds fleet mode's floors for the bandwidth between ranks.
 //
 // Parsers throw Error(invalid_argument) with the offending text and an example; evaluation
 // never throws. Pure functions over the devices given; safe from any thread.
@@ -59,8 +61,18 @@ struct SmokeFloorEntry {
   std::string device;
   SmokeFloors floors;
 };
+// Fleet mode's floors for the interconnect check (GB/s between ranks).
+struct InterconnectFloors {
+  std::optional<double> ring_gbps;
+  std::optional<double> allreduce_busbw_gbps;
+};
+
+struct SmokeFloorsFile {
+  std::vector<SmokeFloorEntry> devices;
+  InterconnectFloors interconnect;
+};
 // Parses the floors file's text; `origin` (the path) names it in errors.
-std::vector<SmokeFloorEntry> parse_floors(std::string_view text, std::string_view origin);
+SmokeFloorsFile parse_floors(std::string_view text, std::string_view origin);
 // The most specific entry for this device, or no floors.
 SmokeFloors floors_for(const Device& device, const std::vector<SmokeFloorEntry>& entries);
 

@@ -11,6 +11,8 @@ build=$(cd "${1:?usage: check-packages.sh BUILD_DIR}" && pwd)
 out=$build/packages
 packages=(libbk0 libbk-dev bkctl bk-vulkan)
 [ -f "$build/lib/libbk-cuda.so" ] && packages+=(bk-cuda)
+fleet=0
+[ -f "$build/lib/libbkctl-mpi.so" ] && fleet=1 && packages+=(bkctl-mpi)
 
 fail() { echo "check-packages: $*" >&2; exit 1; }
 step() { echo "== packages: $*" >&2; }
@@ -42,6 +44,12 @@ for p in "${packages[@]}"; do has_file "$p" "usr/share/doc/$p/copyright"; done
 depends libbk0 | grep -q 'libhwloc' || fail "libbk0 does not depend on libhwloc: $(depends libbk0)"
 depends bk-vulkan | grep -q 'libvulkan1' || fail "bk-vulkan does not depend on the loader: $(depends bk-vulkan)"
 depends bk-vulkan | grep -q 'mesa' && fail "bk-vulkan depends on a driver: $(depends bk-vulkan)"
+if [ "$fleet" = 1 ]; then
+  has_file bkctl-mpi usr/lib/bk/libbkctl-mpi.so
+  depends bkctl-mpi | grep -q 'libopenmpi' || fail "bkctl-mpi does not depend on OpenMPI: $(depends bkctl-mpi)"
+  depends bkctl-mpi | grep -q 'bkctl (= ' || fail "bkctl-mpi does not depend on this bkctl: $(depends bkctl-mpi)"
+  depends bkctl | grep -q 'mpi' && fail "bkctl itself depends on MPI: $(depends bkctl)"
+fi
 for p in libbk-dev bkctl bk-vulkan; do
   depends "$p" | grep -q 'libbk0 (= ' || fail "$p does not depend on this libbk0: $(depends "$p")"
 done
@@ -64,6 +72,13 @@ done
 /usr/bin/bkctl --version | grep -q '^bkctl ' || fail "bkctl --version"
 /usr/bin/bkctl sched --graph-file /usr/share/doc/bkctl/examples/swiglu-ffn.json --devices CPU --run >/dev/null ||
   fail "the installed example graph does not plan and run"
+
+if [ "$fleet" = 1 ]; then
+  step "mpirun /usr/bin/bkctl smoke finds the installed MPI module"
+  fleet_report=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -n 2 --oversubscribe \
+    /usr/bin/bkctl smoke --device CPU --mem 8MiB 2>/dev/null) || fail "fleet mode with the installed packages failed"
+  echo "$fleet_report" | grep -q 'fleet of 2 ranks' || fail "no fleet report: $fleet_report"
+fi
 
 step "man bkctl"
 MANWIDTH=80 man bkctl 2>/dev/null | grep -q 'bkctl devices' || fail "man bkctl has no COMMANDS section"

@@ -68,10 +68,12 @@ TEST(SmokePolicy, EvaluatesAgainstTheDevicesThereAre) {
 }
 
 TEST(SmokePolicy, FloorsFileTakesTheMostSpecificEntry) {
-  const auto entries = parse_floors(R"({"schema": "bk.floors/v1", "description": "x", "floors": [
+  const SmokeFloorsFile file = parse_floors(R"({"schema": "bk.floors/v1", "description": "x", "floors": [
       {"device": "*", "matmul_f32_gflops": 1},
       {"device": "CPU", "matmul_f32_gflops": 3, "sustained_max_cv": 0.5}]})",
-                                    "f.json");
+                                            "f.json");
+  const std::vector<SmokeFloorEntry>& entries = file.devices;
+  EXPECT_FALSE(file.interconnect.ring_gbps.has_value());
   ASSERT_EQ(entries.size(), 2u);
   const SmokeFloors floors = floors_for(*cpu_reg().devices().front(), entries);
   EXPECT_EQ(floors.matmul_f32_gflops, 3.0);
@@ -106,6 +108,19 @@ TEST(SmokePolicy, ParsesDurations) {
               std::string::npos)
         << bad;
   }
+}
+
+TEST(SmokePolicy, FloorsFileMayHoldInterconnectFloors) {
+  const SmokeFloorsFile file = parse_floors(
+      R"({"schema": "bk.floors/v1", "floors": [], "interconnect": {"ring_gbps": 10, "allreduce_busbw_gbps": 8}})",
+      "f.json");
+  EXPECT_EQ(file.interconnect.ring_gbps, 10.0);
+  EXPECT_EQ(file.interconnect.allreduce_busbw_gbps, 8.0);
+  EXPECT_NE(error_of([] {
+              parse_floors(R"({"schema": "bk.floors/v1", "floors": [], "interconnect": {"latency": 1}})",
+                           "f.json");
+            }).find("f.json: interconnect: unknown key \"latency\""),
+            std::string::npos);
 }
 
 TEST(SmokePolicy, ParsesPercentages) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "output/json_out.h"
+#include "output/junit.h"
 #include "probe/smoke_checks.h"
 #include "probe/smoke_policy.h"
 
@@ -27,6 +28,12 @@ struct SmokeOptions {
   double timeout_seconds = 60;
   double duration_seconds = 60;
   double max_drop = 0.10;  // level 3: --max-drop
+  // Fleet mode (commands/smoke/fleet.h):
+  double outlier = 0.15;               // a bench result this far below the fleet median fails
+  std::optional<double> rank_timeout;  // rank 0 waits this long for the others; default 2x timeout
+  size_t interconnect_bytes = size_t{64} << 20;
+  bk::InterconnectFloors interconnect_floors;  // from --expect
+  std::string log_name = "bkctl";              // what progress lines on stderr start with
   std::vector<bk::SmokeStatus> fail_on{bk::SmokeStatus::fail, bk::SmokeStatus::error};
 };
 
@@ -82,6 +89,11 @@ void decide_verdict(const SmokeOptions& options, SmokeReport& report);
 std::string smoke_human(const SmokeOptions& options, const SmokeReport& report);
 ojson smoke_json(const SmokeOptions& options, const SmokeReport& report);
 std::string smoke_junit(const SmokeReport& report);
+// Its suites: one per device (and "requirements", and "host" when finding the devices failed).
+std::vector<JUnitSuite> smoke_junit_suites(const SmokeReport& report);
+// The report a bk.smoke/v2 document holds (what fleet mode receives from the other ranks); the
+// timelines are not read back. Throws nlohmann's exceptions or bk::Error on a malformed one.
+SmokeReport smoke_report_from_json(const ojson& document);
 // prometheus.cpp: Prometheus's text format, for node_exporter's textfile collector.
 std::string smoke_prometheus(const SmokeReport& report);
 // "PASS", "FAIL", "SKIPPED", "ERROR".

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "bk/units.h"
 #include "command.h"
 #include "commands/smoke/cli.h"
+#include "commands/smoke/fleet.h"
 #include "exit_codes.h"
 #include "option_checks.h"
 #include "output/json_out.h"
@@ -40,6 +42,8 @@ struct SmokeArgs {
   std::string timeout = "60s";
   std::string duration = "60s";
   std::string max_drop = "10%";
+  std::string outlier = "15%";
+  std::string rank_timeout;
   std::string fail_on = "fail,error";
   bool json = false;
   std::string junit;
@@ -61,7 +65,9 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   for (const std::string& text : args.min_memory) options.min_memory.push_back(bk::parse_min_memory(text));
   if (!args.expect.empty()) {
     options.floors_path = args.expect;
-    options.floors = bk::parse_floors(bk::read_input_file(args.expect, "--expect"), args.expect);
+    bk::SmokeFloorsFile floors = bk::parse_floors(bk::read_input_file(args.expect, "--expect"), args.expect);
+    options.floors = std::move(floors.devices);
+    options.interconnect_floors = floors.interconnect;
   }
   options.memory_share = bk::parse_percent(args.mem, "--mem");
   if (!options.memory_share) {
@@ -77,26 +83,73 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   const std::optional<double> drop = bk::parse_percent(args.max_drop, "--max-drop");
   if (!drop) usage(fmt::format("invalid --max-drop '{}': expected a percentage such as 10%", args.max_drop));
   options.max_drop = *drop;
+  const std::optional<double> outlier = bk::parse_percent(args.outlier, "--outlier");
+  if (!outlier) usage(fmt::format("invalid --outlier '{}': expected a percentage such as 15%", args.outlier));
+  options.outlier = *outlier;
+  if (!args.rank_timeout.empty())
+    options.rank_timeout = bk::parse_duration_seconds(args.rank_timeout, "--rank-timeout");
   options.timeout_seconds = bk::parse_duration_seconds(args.timeout, "--timeout");
   options.duration_seconds = bk::parse_duration_seconds(args.duration, "--duration");
   options.fail_on = bk::parse_fail_on(args.fail_on);
   return options;
 }
 
+// stdout: the JSON document when there is one (--json), else the human text; stderr: the
+// verdict of a run that did not pass.
+void print_outcome(const ojson& document, const std::string& human, int exit_code,
+                   const std::string& verdict) {
+  if (!document.is_null()) {
+    print_json(document);
+  } else {
+    std::fputs(human.c_str(), stdout);
+  }
+  if (exit_code != kExitOk) std::fprintf(stderr, "bkctl: smoke: %s\n", verdict.c_str());
+}
+
+// Fleet mode (commands/smoke/fleet.h): this rank's checks; rank 0 also merges and writes the
+// reports. Every rank writes its own --prom, for its node's node_exporter. The other ranks print
+// nothing and exit 0: their results are in rank 0's report, and its exit code is the job's.
+int run_fleet(const SmokeArgs& args, SmokeOptions options, FleetLink& link) {
+  // The launcher interleaves every rank's stderr: each line says whose it is.
+  options.log_name = fmt::format("bkctl[rank {}]", link.rank());
+  const bool root = link.rank() == 0;
+  // mpirun hands the ranks a pseudo-terminal for stdout even when its own goes to a file: no colour.
+  setenv("NO_COLOR", "1", 0);
+  ReportFile junit(root ? args.junit : std::string(), "--junit");
+  ReportFile prom(args.prom, "--prom");
+  std::optional<InterconnectResult> interconnect;
+  // First, while every rank is alive: a rank that dies later cannot stall it.
+  if (link.size() > 1) interconnect = link.interconnect(options.interconnect_bytes, options.timeout_seconds);
+  const SmokeReport report = run_smoke(options);
+  prom.commit(smoke_prometheus(report));
+  const double wait = options.rank_timeout.value_or(2 * options.timeout_seconds);
+  const std::vector<std::optional<std::string>> texts = link.gather(smoke_json(options, report).dump(), wait);
+  if (!root) {
+    link.finish(true, kExitOk);
+    return kExitOk;
+  }
+  const FleetReport fleet = merge_fleet(options, texts, interconnect);
+  junit.commit(fleet_junit(fleet));
+  print_outcome(args.json ? fleet_json(options, fleet) : ojson(), fleet_human(options, fleet),
+                fleet.exit_code, fleet.verdict_line);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  link.finish(std::all_of(texts.begin(), texts.end(), [](const auto& t) { return t.has_value(); }),
+              fleet.exit_code);
+  return fleet.exit_code;
+}
+
 int run_smoke_command(const SmokeArgs& args) {
   const SmokeOptions options = parse_options(args);
+  if (launched_by_mpi()) return run_fleet(args, options, *open_fleet_link());
   // Report files fail now, not after the checks, on a bad path.
   ReportFile junit(args.junit, "--junit");
   ReportFile prom(args.prom, "--prom");
   const SmokeReport report = run_smoke(options);
   junit.commit(smoke_junit(report));
   prom.commit(smoke_prometheus(report));
-  if (args.json) {
-    print_json(smoke_json(options, report));
-  } else {
-    std::fputs(smoke_human(options, report).c_str(), stdout);
-  }
-  if (report.exit_code != kExitOk) std::fprintf(stderr, "bkctl: smoke: %s\n", report.verdict_line.c_str());
+  print_outcome(args.json ? smoke_json(options, report) : ojson(), smoke_human(options, report),
+                report.exit_code, report.verdict_line);
   return report.exit_code;
 }
 
@@ -136,6 +189,14 @@ Command add_smoke_command(CLI::App& parent) {
   app->add_option("--max-drop", args->max_drop,
                   "Level 3 fails when throughput falls this far below its first minute (default 10%)")
       ->type_name("N%");
+  app->add_option("--outlier", args->outlier,
+                  "Fleet mode: a matmul result this far below the fleet's median for the same device model "
+                  "fails its node (default 15%)")
+      ->type_name("N%");
+  app->add_option("--rank-timeout", args->rank_timeout,
+                  "Fleet mode: how long rank 0 waits for the other ranks' reports after its own checks "
+                  "(default: twice --timeout)")
+      ->type_name("DUR");
   app->add_option(
          "--fail-on", args->fail_on,
          "Statuses that fail the run: any of fail, error, skipped, n/a, or none (default fail,error)")
@@ -153,14 +214,17 @@ Command add_smoke_command(CLI::App& parent) {
       "finish within --timeout is a timed-out error and the command still exits promptly.\n"
       "Exit codes: 0 pass, 1 a check failed or a requirement is not met, 2 usage, 3 a required device\n"
       "is missing, 4 only allocations failed (too little memory), 5 a check errored or timed out.\n"
-      "See docs/ci.md for CI jobs.\n"
+      "Under mpirun or srun (fleet mode) every rank checks its node and rank 0 writes one merged\n"
+      "report (schema bk.fleet/v1) and JUnit file; --prom stays per node. See docs/ci.md for CI jobs\n"
+      "and fleets.\n"
       "\n"
       "Examples:\n"
       "  bkctl smoke                                        # level 1 on every device\n"
       "  bkctl smoke --level 2 --junit smoke.xml            # plus conformance and matmul speed\n"
       "  bkctl smoke --prom /var/lib/node_exporter/bk.prom  # metrics for Prometheus\n"
       "  bkctl smoke --require 'CUDA>=2' --min-memory CUDA0=80GiB --expect floors.json\n"
-      "  bkctl smoke --level 3 --duration 5m --mem 90%          # burn-in, every device at once");
+      "  bkctl smoke --level 3 --duration 5m --mem 90%          # burn-in, every device at once\n"
+      "  mpirun -n 16 --map-by ppr:1:node bkctl smoke --level 2 --json   # a fleet");
   return {app, [args] { return run_smoke_command(*args); }};
 }
 

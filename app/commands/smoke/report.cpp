@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "bk/error.h"
 #include "bk/strings.h"
 #include "bk/version.h"
 #include "commands/smoke/cli.h"
@@ -197,6 +198,10 @@ ojson smoke_json(const SmokeOptions& options, const SmokeReport& report) {
 }
 
 std::string smoke_junit(const SmokeReport& report) {
+  return render_junit("bkctl smoke", smoke_junit_suites(report));
+}
+
+std::vector<JUnitSuite> smoke_junit_suites(const SmokeReport& report) {
   const std::string& host = report.host;
   std::vector<JUnitSuite> suites;
   if (!report.requirements.empty()) {
@@ -234,7 +239,57 @@ std::string smoke_junit(const SmokeReport& report) {
     if (!of_a_device) host_suite.cases.push_back(junit_case(c));
   }
   if (!host_suite.cases.empty()) suites.push_back(std::move(host_suite));
-  return render_junit("bkctl smoke", suites);
+  return suites;
+}
+
+namespace {
+
+bk::SmokeStatus status_named(const std::string& name) {
+  for (bk::SmokeStatus s : bk::kSmokeStatuses) {
+    if (bk::smoke_status_name(s) == name) return s;
+  }
+  throw bk::Error(bk::ErrorCode::invalid_argument, "unknown smoke status '" + name + "'");
+}
+
+}  // namespace
+
+SmokeReport smoke_report_from_json(const ojson& doc) {
+  SmokeReport report;
+  report.host = doc.at("host").at("name").get<std::string>();
+  std::string timestamp = doc.at("timestamp").get<std::string>();
+  if (!timestamp.empty() && timestamp.back() == 'Z') timestamp.pop_back();
+  report.timestamp = timestamp;
+  for (const ojson& d : doc.at("devices")) {
+    report.devices.push_back({d.at("name").get<std::string>(), d.at("description").get<std::string>(),
+                              d.at("type").get<std::string>(), d.at("family").get<std::string>(),
+                              d.at("simulated").get<bool>()});
+  }
+  for (const ojson& r : doc.at("requirements")) {
+    bk::SmokeVerdict verdict;
+    verdict.met = r.at("met").get<bool>();
+    verdict.device_missing = r.at("device_missing").get<bool>();
+    verdict.found = r.at("found").get<size_t>();
+    verdict.message = r.at("message").get<std::string>();
+    report.requirements.push_back(
+        {r.at("kind").get<std::string>(), r.at("text").get<std::string>(), verdict});
+  }
+  for (const ojson& c : doc.at("checks")) {
+    SmokeCheckRecord record;
+    record.device = c.at("device").get<std::string>();
+    record.check = c.at("check").get<std::string>();
+    record.level = c.at("level").get<int>();
+    record.seconds = c.at("seconds").get<double>();
+    record.outcome.status = status_named(c.at("status").get<std::string>());
+    record.outcome.timed_out = c.at("timed_out").get<bool>();
+    if (c.at("message").is_string()) record.outcome.message = c.at("message").get<std::string>();
+    for (const auto& [name, value] : c.at("metrics").items())
+      record.outcome.metrics.push_back({name, value.get<double>()});
+    report.checks.push_back(std::move(record));
+  }
+  report.wall_seconds = doc.at("wall_seconds").get<double>();
+  report.exit_code = doc.at("exit_code").get<int>();
+  report.verdict_line = doc.at("verdict_message").get<std::string>();
+  return report;
 }
 
 }  // namespace bkctl

@@ -55,23 +55,25 @@ SmokeDeviceInfo info_of(const bk::Device& device) {
 
 // What is seen while smoke runs: on a terminal, the check about to start; in a CI log (stderr not
 // a terminal), every check as it finishes, so that a long run is never silent.
-void progress_start(const bk::Device& device, std::string_view check) {
+// Lines start with SmokeOptions::log_name: "bkctl", or in fleet mode the rank and host.
+void progress_start(const std::string& who, const bk::Device& device, std::string_view check) {
   if (is_terminal(stderr))
-    std::fprintf(stderr, "bkctl: %s: %.*s...\n", device.name().c_str(), int(check.size()), check.data());
+    std::fprintf(stderr, "%s: %s: %.*s...\n", who.c_str(), device.name().c_str(), int(check.size()),
+                 check.data());
 }
 
-void progress_done(const SmokeCheckRecord& record) {
+void progress_done(const std::string& who, const SmokeCheckRecord& record) {
   if (is_terminal(stderr)) return;
-  std::fprintf(stderr, "bkctl: smoke: %s %s %s (%.2f s)\n", printable(record.device).c_str(),
+  std::fprintf(stderr, "%s: smoke: %s %s %s (%.2f s)\n", who.c_str(), printable(record.device).c_str(),
                record.check.c_str(), status_text(record.outcome).c_str(), record.seconds);
   std::fflush(stderr);
 }
 
 // Level 3's progress lines, on stderr as they come, whether or not it is a terminal: a burn-in
 // runs for minutes and must never be silent.
-std::function<void(const std::string&)> progress_to_stderr(const bk::Device& device) {
-  return [name = printable(device.name())](const std::string& line) {
-    std::fprintf(stderr, "bkctl: %s: %s\n", name.c_str(), line.c_str());
+std::function<void(const std::string&)> progress_to_stderr(const std::string& who, const bk::Device& device) {
+  return [who, name = printable(device.name())](const std::string& line) {
+    std::fprintf(stderr, "%s: %s: %s\n", who.c_str(), name.c_str(), line.c_str());
     std::fflush(stderr);
   };
 }
@@ -86,8 +88,9 @@ class DeviceLane {
     settings_.duration_seconds = options.duration_seconds;
     settings_.max_drop = options.max_drop;
     settings_.floors = bk::floors_for(device, options.floors);
-    settings_.progress = progress_to_stderr(device);
+    settings_.progress = progress_to_stderr(options.log_name, device);
     timeout_ = options.timeout_seconds;
+    who_ = options.log_name;
   }
 
   bk::Device& device() const { return device_; }
@@ -111,7 +114,7 @@ class DeviceLane {
       records_.push_back(std::move(record));
       return;
     }
-    progress_start(device_, check.name);
+    progress_start(who_, device_, check.name);
     // The burn-in runs for --duration by design, and fills and verifies --mem twice: the
     // watchdog allows the duration and another --timeout on top.
     const double budget = check.level == 3 ? 2 * timeout_ + settings_.duration_seconds : timeout_;
@@ -123,13 +126,14 @@ class DeviceLane {
     if (watched.outcome.timed_out) hung_in_ = check.name;
     record.outcome = std::move(watched.outcome);
     record.seconds = watched.seconds;
-    progress_done(record);
+    progress_done(who_, record);
     records_.push_back(std::move(record));
   }
 
   bk::Device& device_;
   bk::SmokeSettings settings_;
   double timeout_ = 60;
+  std::string who_;
   std::string hung_in_;
   std::vector<SmokeCheckRecord> records_;
 };

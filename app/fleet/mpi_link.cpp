@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// libbkctl-mpi.so: FleetLink over MPI (fleet_link.h says why this is a module of its own).
+//
+// Nothing here may hang the job on a rank that died or hangs: rank 0 receives with nonblocking
+// calls polled against a deadline, the interconnect check runs nonblocking operations polled
+// the same way, and finish() aborts the job rather than finalizing when a rank never reported.
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fleet/fleet_link.h"
+
+namespace bkctl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kLengthTag = 1;
+constexpr int kReportTag = 2;
+constexpr int kRingTag = 3;
+
+// Polls the requests until all completed or the deadline passed; true when all completed. It
+// spins for the first milliseconds (a latency measured through a sleep would be the sleep's),
+// then sleeps between polls.
+bool wait_until(std::vector<MPI_Request>& requests, Clock::time_point deadline) {
+  const Clock::time_point spin_until = Clock::now() + std::chrono::milliseconds(20);
+  while (true) {
+    int done = 0;
+    MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+    if (done != 0) return true;
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) return false;
+    if (now < spin_until) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+}
+
+Clock::time_point after(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+class MpiLink final : public FleetLink {
+ public:
+  MpiLink() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+
+  InterconnectResult interconnect(size_t bytes, double deadline_seconds) override {
+    InterconnectResult result;
+    result.bytes = bytes;
+    if (size_ < 2) return result;
+    const Clock::time_point deadline = after(deadline_seconds);
+    const int next = (rank_ + 1) % size_, previous = (rank_ + size_ - 1) % size_;
+    std::vector<char> out(bytes, static_cast<char>(rank_)), in(bytes);
+    // Ring bandwidth: every rank sends to the next while receiving from the previous, a few times.
+    constexpr int kRounds = 5;
+    const Clock::time_point start = Clock::now();
+    for (int round = 0; round < kRounds; ++round) {
+      std::vector<MPI_Request> requests(2);
+      MPI_Irecv(in.data(), static_cast<int>(bytes), MPI_BYTE, previous, kRingTag, MPI_COMM_WORLD,
+                &requests[0]);
+      MPI_Isend(out.data(), static_cast<int>(bytes), MPI_BYTE, next, kRingTag, MPI_COMM_WORLD, &requests[1]);
+      if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
+    }
+    const double ring_seconds = std::chrono::duration<double>(Clock::now() - start).count() / kRounds;
+    result.ring_gbps = static_cast<double>(bytes) / ring_seconds / 1e9;
+    // Latency: a token goes round the ring; per hop.
+    constexpr int kLaps = 20;
+    uint64_t token = 0;
+    const Clock::time_point lap_start = Clock::now();
+    for (int lap = 0; lap < kLaps; ++lap) {
+      std::vector<MPI_Request> requests(1);
+      if (rank_ == 0) {
+        MPI_Isend(&token, 1, MPI_UINT64_T, next, kRingTag, MPI_COMM_WORLD, &requests[0]);
+        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
+        MPI_Irecv(&token, 1, MPI_UINT64_T, previous, kRingTag, MPI_COMM_WORLD, &requests[0]);
+        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
+      } else {
+        MPI_Irecv(&token, 1, MPI_UINT64_T, previous, kRingTag, MPI_COMM_WORLD, &requests[0]);
+        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
+        ++token;
+        MPI_Isend(&token, 1, MPI_UINT64_T, next, kRingTag, MPI_COMM_WORLD, &requests[0]);
+        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
+      }
+    }
+    result.ring_latency_us =
+        std::chrono::duration<double>(Clock::now() - lap_start).count() / kLaps / size_ * 1e6;
+    // Allreduce: nccl-tests' bus bandwidth, bytes / time * 2 (n - 1) / n.
+    const size_t count = bytes / sizeof(float);
+    std::vector<float> send(count, 1.0f), receive(count);
+    const Clock::time_point reduce_start = Clock::now();
+    for (int round = 0; round < kRounds; ++round) {
+      std::vector<MPI_Request> requests(1);
+      MPI_Iallreduce(send.data(), receive.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD,
+                     &requests[0]);
+      if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
+    }
+    const double reduce_seconds =
+        std::chrono::duration<double>(Clock::now() - reduce_start).count() / kRounds;
+    result.allreduce_busbw_gbps =
+        static_cast<double>(count * sizeof(float)) / reduce_seconds / 1e9 * 2.0 * (size_ - 1) / size_;
+    if (receive.empty() || receive.front() != static_cast<float>(size_)) {
+      result.error =
+          "the allreduce's sum is wrong: " + std::to_string(receive.empty() ? 0.0f : receive.front()) +
+          " where " + std::to_string(size_) + " was expected";
+    }
+    return result;
+  }
+
+  std::vector<std::optional<std::string>> gather(const std::string& mine, double wait_seconds) override {
+    if (rank_ != 0) {
+      uint64_t length = mine.size();
+      MPI_Send(&length, 1, MPI_UINT64_T, 0, kLengthTag, MPI_COMM_WORLD);
+      MPI_Send(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, 0, kReportTag, MPI_COMM_WORLD);
+      return {};
+    }
+    std::vector<std::optional<std::string>> reports(static_cast<size_t>(size_));
+    reports[0] = mine;
+    std::vector<uint64_t> lengths(static_cast<size_t>(size_));
+    std::vector<MPI_Request> length_requests(static_cast<size_t>(size_), MPI_REQUEST_NULL);
+    std::vector<MPI_Request> report_requests(static_cast<size_t>(size_), MPI_REQUEST_NULL);
+    std::vector<std::string> texts(static_cast<size_t>(size_));
+    std::vector<int> state(static_cast<size_t>(size_),
+                           0);  // 0 waiting for the length, 1 for the text, 2 done
+    for (int r = 1; r < size_; ++r) {
+      MPI_Irecv(&lengths[r], 1, MPI_UINT64_T, r, kLengthTag, MPI_COMM_WORLD, &length_requests[r]);
+    }
+    const Clock::time_point deadline = after(wait_seconds);
+    for (int pending = size_ - 1; pending > 0 && Clock::now() < deadline;) {
+      for (int r = 1; r < size_; ++r) {
+        int done = 0;
+        if (state[r] == 0) {
+          MPI_Test(&length_requests[r], &done, MPI_STATUS_IGNORE);
+          if (done == 0) continue;
+          texts[r].resize(lengths[r]);
+          MPI_Irecv(texts[r].data(), static_cast<int>(lengths[r]), MPI_CHAR, r, kReportTag, MPI_COMM_WORLD,
+                    &report_requests[r]);
+          state[r] = 1;
+        }
+        if (state[r] == 1) {
+          MPI_Test(&report_requests[r], &done, MPI_STATUS_IGNORE);
+          if (done == 0) continue;
+          reports[r] = std::move(texts[r]);
+          state[r] = 2;
+          --pending;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return reports;
+  }
+
+  void finish(bool everyone_reported, int exit_code) override {
+    if (everyone_reported) {
+      MPI_Finalize();
+    } else {
+      MPI_Abort(MPI_COMM_WORLD, exit_code);
+    }
+  }
+
+ private:
+  static InterconnectResult timed_out(InterconnectResult result, double seconds) {
+    result.error = "a rank did not answer within " + std::to_string(static_cast<int>(seconds)) + " s";
+    return result;
+  }
+
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace
+}  // namespace bkctl
+
+extern "C" __attribute__((visibility("default"))) bkctl::FleetLink* bkctl_mpi_link_open(char* error,
+                                                                                        size_t size) {
+  int provided = 0;
+  if (const int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided); rc != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int length = 0;
+    MPI_Error_string(rc, text, &length);
+    std::snprintf(error, size, "MPI_Init_thread: %s", text);
+    return nullptr;
+  }
+  // Errors come back as codes, never as an abort from inside a call.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  return new bkctl::MpiLink();
+}
