@@ -39,8 +39,9 @@ class FleetLink {
   // for a rank that sent nothing within `wait_seconds` (it died, or hangs outside the checks'
   // watchdog). On other ranks: empty, once sent.
   virtual std::vector<std::optional<std::string>> gather(const std::string& mine, double wait_seconds) = 0;
-  // Ends MPI: finalizes when every rank reported, else aborts the whole job with `exit_code`, so
-  // that a rank stuck elsewhere cannot hang it (its report is written by then).
+  // Ends MPI: finalizes when every rank reported; else exits the process at once with
+  // `exit_code`, unfinalized, so that the launcher ends the whole job and a rank stuck elsewhere
+  // cannot hang it (the report must be written by then).
   virtual void finish(bool everyone_reported, int exit_code) = 0;
 };
 

@@ -3,12 +3,13 @@
 //
 // Nothing here may hang the job on a rank that died or hangs: rank 0 receives with nonblocking
 // calls polled against a deadline, the interconnect check runs nonblocking operations polled
-// the same way, and finish() aborts the job rather than finalizing when a rank never reported.
+// the same way, and finish() leaves unfinalized when a rank never reported.
 #include <mpi.h>
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -166,7 +167,11 @@ class MpiLink final : public FleetLink {
     if (everyone_reported) {
       MPI_Finalize();
     } else {
-      MPI_Abort(MPI_COMM_WORLD, exit_code);
+      // Leaving without MPI_Finalize makes the launcher end the job (the missing rank too) and
+      // exit with this rank's status. Not MPI_Abort: under `mpirun --enable-recovery` OpenMPI
+      // then exits 0 whatever the code.
+      std::fflush(nullptr);
+      std::_Exit(exit_code);
     }
   }
 
