@@ -39,7 +39,7 @@ Verdict compare_to_baseline(const Measured& baseline, const Measured& current, d
   if (why.empty()) why = unreliable("now", current);
   if (why.empty()) {
     v.regression = v.change < -v.allowed;
-  } else if (v.change < -std::max(v.allowed, kGrossDrop)) {
+  } else if (v.change < -kGrossDrop) {  // the unreliable side's noise estimate cannot excuse it
     v.regression = true;
   } else {
     v.inconclusive = std::move(why);

@@ -55,7 +55,6 @@ std::optional<double> highest(const std::vector<SmokeSample>& timeline, std::str
   return best;
 }
 
-
 // The windows of a run, as they close, with the progress lines.
 class Timeline {
  public:
@@ -140,26 +139,114 @@ void telemetry_problems(const std::vector<TelemetryReading>& before, const std::
   }
 }
 
-struct BurnIn {
-  std::unique_ptr<CheckedGemm> gemm;
-  std::unique_ptr<MemoryFill> fill;
-  size_t fill_wanted = 0;
+// The memory held filled through the run, and what its checks found.
+class HeldFill {
+ public:
+  HeldFill(Device& device, size_t wanted, size_t can) : wanted_(wanted) {
+    const size_t bytes = std::min(wanted, can);
+    if (bytes >= 8) fill_ = std::make_unique<MemoryFill>(device, bytes);
+  }
+  size_t bytes() const { return fill_ ? fill_->bytes() : 0; }
+  size_t wanted() const { return wanted_; }
+  size_t mismatches() const { return mismatches_; }
+
+  void write() {
+    if (fill_) fill_->write(PatternKind::random);
+  }
+  // Verifies the pattern; a mismatch becomes a problem that says `when`.
+  void verify(const char* when, std::vector<std::string>& problems) {
+    if (!fill_) return;
+    const VerifyResult result = fill_->verify(PatternKind::random);
+    mismatches_ += result.mismatches;
+    if (!result.ok()) {
+      problems.push_back(
+          fmt::format("memory {}: {}", when, mismatch_text(PatternKind::random, result, bytes())));
+    }
+  }
+
+ private:
+  size_t wanted_;
+  size_t mismatches_ = 0;
+  std::unique_ptr<MemoryFill> fill_;
 };
 
-// The matmul first (it must fit), then the fill in what is free after it.
+struct BurnIn {
+  std::unique_ptr<CheckedGemm> gemm;
+  std::unique_ptr<HeldFill> fill;
+};
+
+// The matmul first (it must fit), then the fill in what is free after it, less a margin for the
+// driver and the stream.
 BurnIn prepare(Device& device, Backend& backend, const SmokeSettings& settings) {
   BurnIn b;
-  b.fill_wanted = memory_to_use(device, settings);
   const MemoryInfo memory = device.memory();
+  const size_t wanted = memory_to_use(device, settings);  // a share is of what was free before the matmul
   const size_t gemm_budget = std::min(device.buffer_type().max_size(), memory.free / 8);
-  const int64_t n = size_gemm_for(device, backend, kMinRunSeconds, gemm_budget, kMaxGemm);
-  b.gemm = std::make_unique<CheckedGemm>(device, n);
+  b.gemm = std::make_unique<CheckedGemm>(
+      device, size_gemm_for(device, backend, kMinRunSeconds, gemm_budget, kMaxGemm));
   const size_t free_now = device.memory().free;
-  const size_t margin = memory.total / 50;  // room for the driver and the stream
+  const size_t margin = memory.total / 50;
   const size_t can = free_now > margin ? (free_now - margin) / 8 * 8 : 0;
-  const size_t bytes = std::min(b.fill_wanted, can);
-  if (bytes >= 8) b.fill = std::make_unique<MemoryFill>(device, bytes);
+  b.fill = std::make_unique<HeldFill>(device, wanted, can);
   return b;
+}
+
+// The checked matmuls, run for the duration.
+struct RunLog {
+  std::vector<double> gflops;  // each run's
+  size_t wrong = 0;
+  std::string first_wrong;  // when and where
+  double wall = 0;
+  double cores_busy = 0;  // process CPU seconds over wall seconds
+  std::vector<TelemetryReading> telemetry_before;
+  std::vector<SmokeSample> timeline;
+};
+
+RunLog run_matmuls(Device& device, Backend& backend, CheckedGemm& gemm, const SmokeSettings& settings) {
+  RunLog log;
+  Timeline timeline(device, settings, gemm.flops());
+  log.telemetry_before = device.telemetry();
+  const double cpu_before = process_cpu_seconds();
+  while (log.gflops.empty() || timeline.elapsed() < settings.duration_seconds) {
+    const double seconds = gemm.run(backend);
+    const GemmCheck check = gemm.check();
+    log.gflops.push_back(gemm.flops() / seconds / 1e9);
+    if (!check.ok && log.wrong++ == 0) {
+      log.first_wrong = fmt::format("at {:.1f} s, {}", timeline.elapsed(), check.message);
+    }
+    timeline.add_run(seconds, !check.ok);
+  }
+  timeline.finish();
+  log.wall = timeline.elapsed();
+  log.cores_busy = (process_cpu_seconds() - cpu_before) / log.wall;
+  log.timeline = std::move(timeline.samples());
+  return log;
+}
+
+// Wrong results, a throughput drop, the floors.
+void result_problems(const RunLog& log, const SampleStats& stats, const std::optional<ThroughputDrop>& drop,
+                     const SmokeSettings& settings, std::vector<std::string>& problems) {
+  if (log.wrong > 0) {
+    problems.push_back(
+        fmt::format("{} of {} results wrong, the first {}", log.wrong, log.gflops.size(), log.first_wrong));
+  }
+  if (drop && drop->drop > settings.max_drop) {
+    problems.push_back(fmt::format(
+        "throughput fell {:.0f}% below its start ({:.4g} GFLOP/s; {:.4g} in the stretch ending at {:.0f} s), "
+        "more than --max-drop {:.0f}% (throttling?)",
+        100 * drop->drop, drop->baseline_gflops, drop->worst_gflops, drop->worst_at,
+        100 * settings.max_drop));
+  }
+  const SmokeFloors& floors = settings.floors;
+  if (floors.sustained_f32_gflops && stats.median < *floors.sustained_f32_gflops) {
+    problems.push_back(fmt::format("median {:.4g} GFLOP/s is below the floor {:.4g}", stats.median,
+                                   *floors.sustained_f32_gflops));
+  }
+  if (floors.sustained_max_cv && stats.cv > *floors.sustained_max_cv) {
+    problems.push_back(
+        fmt::format("throughput varies by cv {:.3g}, more than the allowed {:.3g} (throttling?)", stats.cv,
+                    *floors.sustained_max_cv));
+  }
 }
 
 }  // namespace
@@ -214,71 +301,22 @@ SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
     outcome.message = e.what();
     return outcome;
   }
-  std::vector<std::string> problems, notes;
-  const size_t filled = burn.fill ? burn.fill->bytes() : 0;
-  size_t memory_mismatches = 0;
-  auto verify_fill = [&](const char* when) {
-    if (!burn.fill) return;
-    const VerifyResult result = burn.fill->verify(PatternKind::random);
-    memory_mismatches += result.mismatches;
-    if (!result.ok())
-      problems.push_back(
-          fmt::format("memory {}: {}", when, mismatch_text(PatternKind::random, result, filled)));
-  };
-  if (burn.fill) {
-    burn.fill->write(PatternKind::random);
-    verify_fill("as filled");
-  }
-  if (filled < burn.fill_wanted) {
+  HeldFill& fill = *burn.fill;
+  std::vector<std::string> memory_problems, problems, notes;
+  fill.write();
+  fill.verify("as filled", memory_problems);
+  if (fill.bytes() < fill.wanted()) {
     notes.push_back(fmt::format("filled {} of the {} asked: the matmul and the driver need the rest",
-                                format_bytes(filled), format_bytes(burn.fill_wanted)));
+                                format_bytes(fill.bytes()), format_bytes(fill.wanted())));
   }
+  RunLog log = run_matmuls(device, *backend, *burn.gemm, settings);
+  fill.verify("after the run", memory_problems);
 
-  CheckedGemm& gemm = *burn.gemm;
-  Timeline timeline(device, settings, gemm.flops());
-  const std::vector<TelemetryReading> telemetry_before = device.telemetry();
-  const double cpu_before = process_cpu_seconds();
-  std::vector<double> gflops;
-  size_t wrong = 0;
-  std::string first_wrong;
-  while (gflops.empty() || timeline.elapsed() < settings.duration_seconds) {
-    const double seconds = gemm.run(*backend);
-    const GemmCheck check = gemm.check();
-    gflops.push_back(gemm.flops() / seconds / 1e9);
-    if (!check.ok && wrong++ == 0)
-      first_wrong = fmt::format("at {:.1f} s, {}", timeline.elapsed(), check.message);
-    timeline.add_run(seconds, !check.ok);
-  }
-  timeline.finish();
-  const double wall = timeline.elapsed();
-  const double cores_busy = (process_cpu_seconds() - cpu_before) / wall;
-  verify_fill("after the run");
-
-  const SampleStats stats = summarize(gflops);
-  if (wrong > 0) {
-    problems.insert(problems.begin(),
-                    fmt::format("{} of {} results wrong, the first {}", wrong, gflops.size(), first_wrong));
-  }
-  const std::optional<ThroughputDrop> drop = throughput_drop(timeline.samples(), settings.duration_seconds);
-  if (drop && drop->drop > settings.max_drop) {
-    problems.push_back(
-        fmt::format("throughput fell {:.0f}% below its start ({:.4g} GFLOP/s; {:.4g} in the stretch ending "
-                    "at {:.0f} s), more "
-                    "than --max-drop {:.0f}% (throttling?)",
-                    100 * drop->drop, drop->baseline_gflops, drop->worst_gflops, drop->worst_at,
-                    100 * settings.max_drop));
-  }
-  const SmokeFloors& floors = settings.floors;
-  if (floors.sustained_f32_gflops && stats.median < *floors.sustained_f32_gflops) {
-    problems.push_back(fmt::format("median {:.4g} GFLOP/s is below the floor {:.4g}", stats.median,
-                                   *floors.sustained_f32_gflops));
-  }
-  if (floors.sustained_max_cv && stats.cv > *floors.sustained_max_cv) {
-    problems.push_back(
-        fmt::format("throughput varies by cv {:.3g}, more than the allowed {:.3g} (throttling?)", stats.cv,
-                    *floors.sustained_max_cv));
-  }
-  telemetry_problems(telemetry_before, timeline.samples(), problems, notes);
+  const SampleStats stats = summarize(log.gflops);
+  const std::optional<ThroughputDrop> drop = throughput_drop(log.timeline, settings.duration_seconds);
+  result_problems(log, stats, drop, settings, problems);
+  problems.insert(problems.end(), memory_problems.begin(), memory_problems.end());
+  telemetry_problems(log.telemetry_before, log.timeline, problems, notes);
 
   SmokeOutcome outcome;
   const std::string note = notes.empty() ? "" : fmt::format("; {}", fmt::join(notes, "; "));
@@ -286,22 +324,23 @@ SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
     outcome.message = fmt::format(
         "{} checked {}^3 matmuls in {:.3g} s, all correct: median {:.4g} GFLOP/s, min {:.4g}, cv {:.3g}; {} "
         "held and verified before and after{}",
-        gflops.size(), gemm.size(), wall, stats.median, stats.min, stats.cv, format_bytes(filled), note);
+        log.gflops.size(), burn.gemm->size(), log.wall, stats.median, stats.min, stats.cv,
+        format_bytes(fill.bytes()), note);
   } else {
     outcome.status = SmokeStatus::fail;
     outcome.message = fmt::format("{} burn-in: {}{}", device.name(), fmt::join(problems, "; "), note);
   }
   add_throughput_metrics(outcome, stats);
-  outcome.metrics.push_back({"wrong_results", static_cast<double>(wrong)});
-  outcome.metrics.push_back({"matrix_size", static_cast<double>(gemm.size())});
-  outcome.metrics.push_back({"memory_filled_bytes", static_cast<double>(filled)});
-  outcome.metrics.push_back({"memory_mismatched_words", static_cast<double>(memory_mismatches)});
-  outcome.metrics.push_back({"process_cpu_cores_busy", cores_busy});
+  outcome.metrics.push_back({"wrong_results", static_cast<double>(log.wrong)});
+  outcome.metrics.push_back({"matrix_size", static_cast<double>(burn.gemm->size())});
+  outcome.metrics.push_back({"memory_filled_bytes", static_cast<double>(fill.bytes())});
+  outcome.metrics.push_back({"memory_mismatched_words", static_cast<double>(fill.mismatches())});
+  outcome.metrics.push_back({"process_cpu_cores_busy", log.cores_busy});
   if (drop) {
     outcome.metrics.push_back({"baseline_gflops", drop->baseline_gflops});
     outcome.metrics.push_back({"throughput_drop", drop->drop});
   }
-  outcome.timeline = std::move(timeline.samples());
+  outcome.timeline = std::move(log.timeline);
   return outcome;
 }
 

@@ -57,7 +57,8 @@ class Fleet(CliTestCase):
 
     def test_faulty_hung_and_slow_ranks_are_named(self):
         junit = os.path.join(self.dir, "fleet.xml")
-        common = ["--level", "2", "--device", "sim0", "--mem", "8MiB", "--timeout", "2s", "--json"]
+        common = ["--level", "2", "--device", "sim0", "--mem", "8MiB", "--timeout", "2s", "--json",
+                  "--interconnect", "4MiB"]
         ranks = [("sim0:mem=64MiB", common + ["--junit", junit]), ("sim0:mem=64MiB,fault=wrong_results", common),
                  ("sim0:mem=64MiB,fault=hang", common), ("sim0:mem=64MiB,slow=4", common)]
         result, seconds = mpirun(ranks)
@@ -83,6 +84,7 @@ class Fleet(CliTestCase):
         self.assertIsNone(interconnect["error"])
         self.assertGreater(interconnect["ring_gbps"], 0)
         self.assertGreater(interconnect["allreduce_busbw_gbps"], 0)
+        self.assertEqual(interconnect["bytes"], 4 << 20)
         # One JUnit file, a suite per host and rank, valid against the XSD.
         subprocess.run(["xmllint", "--noout", "--schema", XSD, junit], check=True, capture_output=True)
         suites = ET.parse(junit).getroot().findall("testsuite")
@@ -124,11 +126,17 @@ class Fleet(CliTestCase):
         floors = os.path.join(self.dir, "floors.json")
         with open(floors, "w", encoding="utf-8") as f:
             json.dump({"schema": "bk.floors/v1", "floors": [], "interconnect": {"ring_gbps": 1e6}}, f)
-        result, _ = mpirun([("", ["--device", "CPU", "--mem", "8MiB", "--json", "--expect", floors])] * 2)
+        result, _ = mpirun([("", ["--device", "CPU", "--mem", "8MiB", "--json", "--expect", floors,
+                                  "--interconnect", "4MiB"])] * 2)
         self.assertEqual(result.returncode, 1, result.stderr[-3000:])
         document = self.fleet_json(result)
         self.assertEqual(len(document["interconnect"]["problems"]), 1)
         self.assertIn("below the floor 1e+06", document["interconnect"]["problems"][0])
+
+    def test_the_interconnect_check_can_be_skipped(self):
+        result, _ = mpirun([("", ["--device", "CPU", "--mem", "8MiB", "--json", "--interconnect", "0"])] * 2)
+        self.assertEqual(result.returncode, 0, result.stderr[-3000:])
+        self.assertIsNone(self.fleet_json(result)["interconnect"])
 
     def test_prometheus_files_stay_per_node(self):
         prom = [os.path.join(self.dir, f"rank{i}.prom") for i in range(2)]

@@ -112,6 +112,9 @@ TEST(BenchCompare, TooFewSamplesOrTooMuchSpreadIsNotJudged) {
   const Verdict gross = compare_to_baseline(steady, {20, 0.01, 3}, 0.1, true);
   EXPECT_TRUE(gross.regression);
   EXPECT_TRUE(gross.inconclusive.empty());
+  // ... even when the unreliable side is noisy: its noise estimate is what cannot be trusted (a
+  // baseline of 3 samples at cv 35% once excused an 83% drop).
+  EXPECT_TRUE(compare_to_baseline({100, 0.35, 3}, {17, 0.03, 56}, 0.1, true).regression);
   // At the limits it is judged.
   EXPECT_TRUE(
       compare_to_baseline({100, 0.01, kMinCompareSamples}, {50, kMaxCompareCv, 50}, 0.1, true).regression);

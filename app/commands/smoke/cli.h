@@ -31,7 +31,7 @@ struct SmokeOptions {
   // Fleet mode (commands/smoke/fleet.h):
   double outlier = 0.15;               // a bench result this far below the fleet median fails
   std::optional<double> rank_timeout;  // rank 0 waits this long for the others; default 2x timeout
-  size_t interconnect_bytes = size_t{64} << 20;
+  size_t interconnect_bytes = size_t{64} << 20;  // --interconnect; 0 skips the check
   bk::InterconnectFloors interconnect_floors;  // from --expect
   std::string log_name = "bkctl";              // what progress lines on stderr start with
   std::vector<bk::SmokeStatus> fail_on{bk::SmokeStatus::fail, bk::SmokeStatus::error};

@@ -44,6 +44,7 @@ struct SmokeArgs {
   std::string max_drop = "10%";
   std::string outlier = "15%";
   std::string rank_timeout;
+  std::string interconnect = "64MiB";
   std::string fail_on = "fail,error";
   bool json = false;
   std::string junit;
@@ -86,6 +87,13 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   const std::optional<double> outlier = bk::parse_percent(args.outlier, "--outlier");
   if (!outlier) usage(fmt::format("invalid --outlier '{}': expected a percentage such as 15%", args.outlier));
   options.outlier = *outlier;
+  const std::optional<size_t> interconnect = bk::parse_size(args.interconnect);
+  if (!interconnect) {
+    usage(fmt::format(
+        "invalid --interconnect '{}': expected a message size such as 64MiB, or 0 to skip the check",
+        args.interconnect));
+  }
+  options.interconnect_bytes = *interconnect;
   if (!args.rank_timeout.empty())
     options.rank_timeout = bk::parse_duration_seconds(args.rank_timeout, "--rank-timeout");
   options.timeout_seconds = bk::parse_duration_seconds(args.timeout, "--timeout");
@@ -118,8 +126,11 @@ int run_fleet(const SmokeArgs& args, SmokeOptions options, FleetLink& link) {
   ReportFile junit(root ? args.junit : std::string(), "--junit");
   ReportFile prom(args.prom, "--prom");
   std::optional<InterconnectResult> interconnect;
-  // First, while every rank is alive: a rank that dies later cannot stall it.
-  if (link.size() > 1) interconnect = link.interconnect(options.interconnect_bytes, options.timeout_seconds);
+  // First, while every rank is alive: a rank that dies later cannot stall it. The deadline only
+  // keeps a rank that died at the start from hanging the job: generous, as ranks start unevenly.
+  if (link.size() > 1 && options.interconnect_bytes > 0) {
+    interconnect = link.interconnect(options.interconnect_bytes, std::max(options.timeout_seconds, 60.0));
+  }
   const SmokeReport report = run_smoke(options);
   prom.commit(smoke_prometheus(report));
   const double wait = options.rank_timeout.value_or(2 * options.timeout_seconds);
@@ -193,6 +204,10 @@ Command add_smoke_command(CLI::App& parent) {
                   "Fleet mode: a matmul result this far below the fleet's median for the same device model "
                   "fails its node (default 15%)")
       ->type_name("N%");
+  app->add_option("--interconnect", args->interconnect,
+                  "Fleet mode: the message size of the interconnect check between the ranks, 0 to skip it "
+                  "(default 64MiB)")
+      ->type_name("SIZE");
   app->add_option("--rank-timeout", args->rank_timeout,
                   "Fleet mode: how long rank 0 waits for the other ranks' reports after its own checks "
                   "(default: twice --timeout)")
