@@ -19,9 +19,11 @@ from bkctl_cli import BKCTL, FAST_ASAN, CliTestCase, validate  # noqa: E402
 MPIRUN = shutil.which("mpirun")
 MODULE = os.path.join(os.path.dirname(os.path.dirname(BKCTL)), "lib", "libbkctl-mpi.so")
 XSD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "junit-10.xsd")
-# Root in CI; OpenMPI refuses root without these. Its shared-memory transport needs no setup here.
+# Root in CI: OpenMPI refuses root without the first two. Four ranks on two cores need
+# oversubscription; containers often forbid the cross-process reads (CMA) of OpenMPI's
+# shared-memory transport, which then copies through its buffers instead.
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "OMPI_MCA_rmaps_base_oversubscribe": "1",
-           **FAST_ASAN}
+           "OMPI_MCA_btl_vader_single_copy_mechanism": "none", **FAST_ASAN}
 
 
 def mpirun(ranks, *, timeout=180):

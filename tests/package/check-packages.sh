@@ -75,7 +75,8 @@ done
 
 if [ "$fleet" = 1 ]; then
   step "mpirun /usr/bin/bkctl smoke finds the installed MPI module"
-  fleet_report=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -n 2 --oversubscribe \
+  fleet_report=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun -n 2 --oversubscribe \
     /usr/bin/bkctl smoke --device CPU --mem 8MiB 2>/dev/null) || fail "fleet mode with the installed packages failed"
   echo "$fleet_report" | grep -q 'fleet of 2 ranks' || fail "no fleet report: $fleet_report"
 fi

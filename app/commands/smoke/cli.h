@@ -75,10 +75,9 @@ struct SmokeReport {
 // side by side and those on the host's cores one after another, so that their measurements
 // do not skew each other; level 3, the burn-in, then runs on every device at once, to load
 // the whole node as production does (a share given with --mem is split among the devices that
-// fill host memory).
-// Fills in the exit code and verdict. When finding the devices fails
-// or times out, the report holds that one error (device "host", check "enumerate") and nothing
-// else, and exits 5 whatever --fail-on says. Throws bk::Error(not_found) for a --device that does not exist.
+// fill host memory). Fills in the exit code and verdict. When finding the devices fails or times
+// out, the report holds that one error (device "host", check "enumerate") and nothing else, and
+// exits 5 whatever --fail-on says. Throws bk::Error(not_found) for a --device that does not exist.
 SmokeReport run_smoke(const SmokeOptions& options);
 
 // The exit code (exit_codes.h) and a one-line verdict for a finished report:
