@@ -6,10 +6,12 @@
 // the same way, and finish() leaves unfinalized when a rank never reported.
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,60 +65,21 @@ class MpiLink final : public FleetLink {
     result.bytes = bytes;
     if (size_ < 2) return result;
     const Clock::time_point deadline = after(deadline_seconds);
-    const int next = (rank_ + 1) % size_, previous = (rank_ + size_ - 1) % size_;
-    std::vector<char> out(bytes, static_cast<char>(rank_)), in(bytes);
-    // Ring bandwidth: every rank sends to the next while receiving from the previous, a few times.
-    constexpr int kRounds = 5;
-    const Clock::time_point start = Clock::now();
-    for (int round = 0; round < kRounds; ++round) {
-      std::vector<MPI_Request> requests(2);
-      MPI_Irecv(in.data(), static_cast<int>(bytes), MPI_BYTE, previous, kRingTag, MPI_COMM_WORLD,
-                &requests[0]);
-      MPI_Isend(out.data(), static_cast<int>(bytes), MPI_BYTE, next, kRingTag, MPI_COMM_WORLD, &requests[1]);
-      if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
-    }
-    const double ring_seconds = std::chrono::duration<double>(Clock::now() - start).count() / kRounds;
-    result.ring_gbps = static_cast<double>(bytes) / ring_seconds / 1e9;
-    // Latency: a token goes round the ring; per hop.
-    constexpr int kLaps = 20;
-    uint64_t token = 0;
-    const Clock::time_point lap_start = Clock::now();
-    for (int lap = 0; lap < kLaps; ++lap) {
-      std::vector<MPI_Request> requests(1);
-      if (rank_ == 0) {
-        MPI_Isend(&token, 1, MPI_UINT64_T, next, kRingTag, MPI_COMM_WORLD, &requests[0]);
-        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
-        MPI_Irecv(&token, 1, MPI_UINT64_T, previous, kRingTag, MPI_COMM_WORLD, &requests[0]);
-        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
-      } else {
-        MPI_Irecv(&token, 1, MPI_UINT64_T, previous, kRingTag, MPI_COMM_WORLD, &requests[0]);
-        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
-        ++token;
-        MPI_Isend(&token, 1, MPI_UINT64_T, next, kRingTag, MPI_COMM_WORLD, &requests[0]);
-        if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
-      }
-    }
-    result.ring_latency_us =
-        std::chrono::duration<double>(Clock::now() - lap_start).count() / kLaps / size_ * 1e6;
-    // Allreduce: nccl-tests' bus bandwidth, bytes / time * 2 (n - 1) / n.
-    const size_t count = bytes / sizeof(float);
-    std::vector<float> send(count, 1.0f), receive(count);
-    const Clock::time_point reduce_start = Clock::now();
-    for (int round = 0; round < kRounds; ++round) {
-      std::vector<MPI_Request> requests(1);
-      MPI_Iallreduce(send.data(), receive.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD,
-                     &requests[0]);
-      if (!wait_until(requests, deadline)) return timed_out(result, deadline_seconds);
-    }
-    const double reduce_seconds =
-        std::chrono::duration<double>(Clock::now() - reduce_start).count() / kRounds;
-    result.allreduce_busbw_gbps =
-        static_cast<double>(count * sizeof(float)) / reduce_seconds / 1e9 * 2.0 * (size_ - 1) / size_;
-    if (receive.empty() || receive.front() != static_cast<float>(size_)) {
+    const std::optional<double> ring = ring_seconds(bytes, deadline);
+    const std::optional<double> lap = hop_seconds(deadline);
+    std::optional<double> reduce;
+    std::string wrong_sum;
+    if (ring && lap) reduce = allreduce_seconds(bytes, deadline, wrong_sum);
+    if (!ring || !lap || !reduce) {
       result.error =
-          "the allreduce's sum is wrong: " + std::to_string(receive.empty() ? 0.0f : receive.front()) +
-          " where " + std::to_string(size_) + " was expected";
+          "a rank did not answer within " + std::to_string(static_cast<int>(deadline_seconds)) + " s";
+      return result;
     }
+    result.ring_gbps = static_cast<double>(bytes) / *ring / 1e9;
+    result.ring_latency_us = *lap * 1e6;
+    // nccl-tests' bus bandwidth: bytes / time * 2 (n - 1) / n.
+    result.allreduce_busbw_gbps = static_cast<double>(bytes) / *reduce / 1e9 * 2.0 * (size_ - 1) / size_;
+    result.error = wrong_sum;
     return result;
   }
 
@@ -176,9 +139,72 @@ class MpiLink final : public FleetLink {
   }
 
  private:
-  static InterconnectResult timed_out(InterconnectResult result, double seconds) {
-    result.error = "a rank did not answer within " + std::to_string(static_cast<int>(seconds)) + " s";
-    return result;
+  static constexpr int kRounds = 5;  // bandwidth: the mean of a few rounds
+  static constexpr int kLaps = 20;   // latency: laps of a token round the ring
+
+  int next() const { return (rank_ + 1) % size_; }
+  int previous() const { return (rank_ + size_ - 1) % size_; }
+
+  // Seconds of one round in which every rank sends `bytes` to the next while receiving from the
+  // previous; nothing past the deadline.
+  std::optional<double> ring_seconds(size_t bytes, Clock::time_point deadline) {
+    std::vector<char> out(bytes, static_cast<char>(rank_)), in(bytes);
+    const Clock::time_point start = Clock::now();
+    for (int round = 0; round < kRounds; ++round) {
+      std::vector<MPI_Request> requests(2);
+      MPI_Irecv(in.data(), static_cast<int>(bytes), MPI_BYTE, previous(), kRingTag, MPI_COMM_WORLD,
+                &requests[0]);
+      MPI_Isend(out.data(), static_cast<int>(bytes), MPI_BYTE, next(), kRingTag, MPI_COMM_WORLD,
+                &requests[1]);
+      if (!wait_until(requests, deadline)) return std::nullopt;
+    }
+    return std::chrono::duration<double>(Clock::now() - start).count() / kRounds;
+  }
+
+  // One completed request or the deadline.
+  static bool one(MPI_Request request, Clock::time_point deadline) {
+    std::vector<MPI_Request> requests{request};
+    return wait_until(requests, deadline);
+  }
+
+  // Seconds per hop of an 8-byte token that rank 0 sends round the ring.
+  std::optional<double> hop_seconds(Clock::time_point deadline) {
+    uint64_t token = 0;
+    const Clock::time_point start = Clock::now();
+    for (int lap = 0; lap < kLaps; ++lap) {
+      MPI_Request request = MPI_REQUEST_NULL;
+      if (rank_ != 0) {
+        MPI_Irecv(&token, 1, MPI_UINT64_T, previous(), kRingTag, MPI_COMM_WORLD, &request);
+        if (!one(request, deadline)) return std::nullopt;
+        ++token;
+      }
+      MPI_Isend(&token, 1, MPI_UINT64_T, next(), kRingTag, MPI_COMM_WORLD, &request);
+      if (!one(request, deadline)) return std::nullopt;
+      if (rank_ == 0) {
+        MPI_Irecv(&token, 1, MPI_UINT64_T, previous(), kRingTag, MPI_COMM_WORLD, &request);
+        if (!one(request, deadline)) return std::nullopt;
+      }
+    }
+    return std::chrono::duration<double>(Clock::now() - start).count() / kLaps / size_;
+  }
+
+  // Seconds of one MPI_Allreduce of `bytes` of floats, each rank adding 1; `wrong` says so when
+  // the sum is not the number of ranks.
+  std::optional<double> allreduce_seconds(size_t bytes, Clock::time_point deadline, std::string& wrong) {
+    const size_t count = std::max<size_t>(1, bytes / sizeof(float));
+    std::vector<float> send(count, 1.0f), receive(count);
+    const Clock::time_point start = Clock::now();
+    for (int round = 0; round < kRounds; ++round) {
+      MPI_Request request = MPI_REQUEST_NULL;
+      MPI_Iallreduce(send.data(), receive.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD,
+                     &request);
+      if (!one(request, deadline)) return std::nullopt;
+    }
+    if (receive.front() != static_cast<float>(size_)) {
+      wrong = "the allreduce's sum is " + std::to_string(receive.front()) + " where " +
+              std::to_string(size_) + " was expected";
+    }
+    return std::chrono::duration<double>(Clock::now() - start).count() / kRounds;
   }
 
   int rank_ = 0;

@@ -141,15 +141,18 @@ GemmCheck CheckedGemm::check() {
   return result;
 }
 
-int64_t size_gemm_for(Device& device, Backend& backend, double min_seconds, size_t max_bytes, int64_t max_n) {
-  int64_t n = 256;
-  while (n * 2 <= max_n && CheckedGemm::bytes_for(n * 2) <= max_bytes) {
-    CheckedGemm gemm(device, n);
-    gemm.run(backend);  // warm-up: pipelines, caches, first-touch
-    if (gemm.run(backend) >= min_seconds) break;
-    n *= 2;
+std::unique_ptr<CheckedGemm> sized_gemm(Device& device, Backend& backend, double min_seconds,
+                                        size_t max_bytes, int64_t max_n) {
+  auto gemm = std::make_unique<CheckedGemm>(device, 256);
+  while (true) {
+    gemm->run(backend);  // warm-up: pipelines, caches, first-touch
+    const int64_t n = gemm->size();
+    if (gemm->run(backend) >= min_seconds || n * 2 > max_n || CheckedGemm::bytes_for(n * 2) > max_bytes) {
+      return gemm;
+    }
+    gemm.reset();  // its memory, before the next size takes more
+    gemm = std::make_unique<CheckedGemm>(device, n * 2);
   }
-  return n;
 }
 
 }  // namespace bk

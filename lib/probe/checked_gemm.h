@@ -71,10 +71,10 @@ class CheckedGemm {
   std::vector<float> first_;       // the first correct run's sums, bit for bit
 };
 
-// The size to burn a device in with: n doubles from 256 while a run of n takes less than
-// `min_seconds` (launch and synchronisation then hardly count), 2n <= max_n and
-// bytes_for(2n) fits `max_bytes`. Times each candidate on `backend` (a warm-up run, then one).
-int64_t size_gemm_for(Device& device, Backend& backend, double min_seconds, size_t max_bytes,
-                      int64_t max_n = 8192);
+// The matmul to burn a device in with, built: n doubles from 256 while a run of n takes less
+// than `min_seconds` (launch and synchronisation then hardly count), 2n <= max_n and
+// bytes_for(2n) fits `max_bytes`. Times each size on `backend` (a warm-up run, then one).
+std::unique_ptr<CheckedGemm> sized_gemm(Device& device, Backend& backend, double min_seconds,
+                                        size_t max_bytes, int64_t max_n = 8192);
 
 }  // namespace bk

@@ -7,11 +7,11 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "bk/error.h"
 #include "bk/units.h"
+#include "probe/burnin_timeline.h"
 #include "probe/checked_gemm.h"
 #include "probe/memory_fill.h"
 #include "probe/smoke_checks.h"
@@ -19,16 +19,8 @@
 namespace bk {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-constexpr double kWindowSeconds = 1;
-constexpr double kProgressSeconds = 5;
 constexpr double kMinRunSeconds = 0.02;  // a run this long hides launch and synchronisation costs
 constexpr int64_t kMaxGemm = 8192;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 double process_cpu_seconds() {
   rusage usage{};
@@ -39,72 +31,14 @@ double process_cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-std::optional<double> reading(const std::vector<TelemetryReading>& readings, std::string_view name) {
-  for (const TelemetryReading& r : readings) {
-    if (r.name == name) return r.value;
-  }
-  return std::nullopt;
-}
-
 // The highest value a reading took over the timeline.
 std::optional<double> highest(const std::vector<SmokeSample>& timeline, std::string_view name) {
   std::optional<double> best;
   for (const SmokeSample& s : timeline) {
-    if (const auto v = reading(s.telemetry, name); v && (!best || *v > *best)) best = v;
+    if (const auto v = telemetry_value(s.telemetry, name); v && (!best || *v > *best)) best = v;
   }
   return best;
 }
-
-// The windows of a run, as they close, with the progress lines.
-class Timeline {
- public:
-  Timeline(Device& device, const SmokeSettings& settings, double flops)
-      : device_(device), settings_(settings), flops_(flops), start_(Clock::now()) {}
-
-  void add_run(double seconds, bool wrong) {
-    ++window_.runs;
-    window_.wrong += wrong;
-    busy_ += seconds;
-    const double t = seconds_since(start_);
-    if (t - window_start_ >= kWindowSeconds) close_window(t);
-  }
-  void finish() {
-    if (window_.runs > 0) close_window(seconds_since(start_));
-  }
-  double elapsed() const { return seconds_since(start_); }
-  std::vector<SmokeSample>& samples() { return samples_; }
-
- private:
-  void close_window(double t) {
-    window_.t = t;
-    window_.gflops = busy_ > 0 ? flops_ * static_cast<double>(window_.runs) / busy_ / 1e9 : 0;
-    window_.telemetry = device_.telemetry();
-    wrong_ += window_.wrong;
-    samples_.push_back(std::move(window_));
-    window_ = {};
-    busy_ = 0;
-    window_start_ = t;
-    if (settings_.progress && t >= next_progress_) {
-      next_progress_ += kProgressSeconds;
-      const SmokeSample& last = samples_.back();
-      const auto celsius = reading(last.telemetry, "temperature_c");
-      settings_.progress(fmt::format("sustained {:.0f}/{:.0f} s: {:.4g} GFLOP/s, {} wrong{}", t,
-                                     settings_.duration_seconds, last.gflops, wrong_,
-                                     celsius ? fmt::format(", {:.0f} C", *celsius) : std::string()));
-    }
-  }
-
-  Device& device_;
-  const SmokeSettings& settings_;
-  double flops_;
-  Clock::time_point start_;
-  double window_start_ = 0;
-  double next_progress_ = kProgressSeconds;
-  SmokeSample window_;
-  double busy_ = 0;
-  size_t wrong_ = 0;
-  std::vector<SmokeSample> samples_;
-};
 
 // What went wrong, from the telemetry: error counters that grew, a link below its maximum.
 void telemetry_problems(const std::vector<TelemetryReading>& before, const std::vector<SmokeSample>& timeline,
@@ -112,8 +46,8 @@ void telemetry_problems(const std::vector<TelemetryReading>& before, const std::
   if (timeline.empty()) return;
   const std::vector<TelemetryReading>& after = timeline.back().telemetry;
   for (const char* counter : {"ecc_uncorrected_total", "ecc_corrected_total"}) {
-    const auto first = reading(before, counter);
-    const auto last = reading(after, counter);
+    const auto first = telemetry_value(before, counter);
+    const auto last = telemetry_value(after, counter);
     if (first && last && *last > *first) {
       problems.push_back(fmt::format("{} grew from {:.0f} to {:.0f} during the run", counter, *first, *last));
     }
@@ -129,7 +63,7 @@ void telemetry_problems(const std::vector<TelemetryReading>& before, const std::
   }
   unsigned long long reasons = 0;
   for (const SmokeSample& s : timeline) {
-    if (const auto r = reading(s.telemetry, "throttle_reasons"))
+    if (const auto r = telemetry_value(s.telemetry, "throttle_reasons"))
       reasons |= static_cast<unsigned long long>(*r);
   }
   constexpr unsigned long long kHeatOrPower = 0x8 | 0x20 | 0x40 | 0x80;  // hw slowdown, thermal, power brake
@@ -182,8 +116,7 @@ BurnIn prepare(Device& device, Backend& backend, const SmokeSettings& settings) 
   const MemoryInfo memory = device.memory();
   const size_t wanted = memory_to_use(device, settings);  // a share is of what was free before the matmul
   const size_t gemm_budget = std::min(device.buffer_type().max_size(), memory.free / 8);
-  b.gemm = std::make_unique<CheckedGemm>(
-      device, size_gemm_for(device, backend, kMinRunSeconds, gemm_budget, kMaxGemm));
+  b.gemm = sized_gemm(device, backend, kMinRunSeconds, gemm_budget, kMaxGemm);
   const size_t free_now = device.memory().free;
   const size_t margin = memory.total / 50;
   const size_t can = free_now > margin ? (free_now - margin) / 8 * 8 : 0;
@@ -204,7 +137,7 @@ struct RunLog {
 
 RunLog run_matmuls(Device& device, Backend& backend, CheckedGemm& gemm, const SmokeSettings& settings) {
   RunLog log;
-  Timeline timeline(device, settings, gemm.flops());
+  BurnInTimeline timeline(device, settings, gemm.flops());
   log.telemetry_before = device.telemetry();
   const double cpu_before = process_cpu_seconds();
   while (log.gflops.empty() || timeline.elapsed() < settings.duration_seconds) {
@@ -250,44 +183,6 @@ void result_problems(const RunLog& log, const SampleStats& stats, const std::opt
 }
 
 }  // namespace
-
-std::optional<ThroughputDrop> throughput_drop(const std::vector<SmokeSample>& timeline,
-                                              double duration_seconds) {
-  const double baseline_end = std::max(kWindowSeconds, std::min(60.0, duration_seconds / 4));
-  const double stretch = std::clamp(duration_seconds / 10, 1.0, 10.0);
-  std::vector<double> baseline;
-  std::vector<const SmokeSample*> after;
-  for (const SmokeSample& s : timeline) {
-    if (s.runs == 0) continue;
-    if (s.t <= baseline_end || baseline.empty()) {
-      baseline.push_back(s.gflops);
-    } else {
-      after.push_back(&s);
-    }
-  }
-  if (after.empty()) return std::nullopt;
-  ThroughputDrop result;
-  result.baseline_gflops = summarize(baseline).median;
-  result.worst_gflops = INFINITY;
-  // Every stretch of consecutive windows that spans `stretch` seconds (or what is left).
-  for (size_t first = 0; first < after.size(); ++first) {
-    std::vector<double> values;
-    size_t last = first;
-    const double begin = first == 0 ? baseline_end : after[first - 1]->t;
-    for (; last < after.size(); ++last) {
-      values.push_back(after[last]->gflops);
-      if (after[last]->t - begin >= stretch) break;
-    }
-    const double value = summarize(values).median;
-    if (value < result.worst_gflops) {
-      result.worst_gflops = value;
-      result.worst_at = after[std::min(last, after.size() - 1)]->t;
-    }
-    if (last >= after.size()) break;  // the rest is shorter than a stretch
-  }
-  result.drop = result.baseline_gflops > 0 ? 1 - result.worst_gflops / result.baseline_gflops : 0;
-  return result;
-}
 
 SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
   std::unique_ptr<Backend> backend = device.init_backend();

@@ -108,16 +108,4 @@ void add_throughput_metrics(SmokeOutcome& outcome, const SampleStats& gflops);
 // smoke_burnin.cpp
 SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings);
 
-// A burn-in's throughput drop: the baseline is the median GFLOP/s of the windows in its first
-// minute (the first quarter of a shorter run); after it, the worst stretch is the lowest median
-// over consecutive windows spanning a tenth of the run (1 to 10 s), so that one descheduled
-// second does not count as throttling. Nothing when no window follows the baseline.
-struct ThroughputDrop {
-  double baseline_gflops = 0;
-  double worst_gflops = 0;
-  double worst_at = 0;  // the end of the worst stretch, seconds
-  double drop = 0;      // 1 - worst / baseline
-};
-std::optional<ThroughputDrop> throughput_drop(const std::vector<SmokeSample>& timeline,
-                                              double duration_seconds);
 }  // namespace bk

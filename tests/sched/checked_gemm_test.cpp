@@ -10,7 +10,7 @@
 
 #include "bk/error.h"
 
-#include "probe/smoke_checks.h"
+#include "probe/burnin_timeline.h"
 #include "sim_fixture.h"
 
 namespace bk {

@@ -55,6 +55,13 @@ struct SmokeArgs {
   throw bk::Error(bk::ErrorCode::invalid_argument, message);
 }
 
+// A percentage option ("10%") as a fraction; a usage error naming `example` otherwise.
+double required_percent(const std::string& text, const char* option, const char* example) {
+  const std::optional<double> share = bk::parse_percent(text, option);
+  if (!share) usage(fmt::format("invalid {} '{}': expected a percentage such as {}", option, text, example));
+  return *share;
+}
+
 SmokeOptions parse_options(const SmokeArgs& args) {
   SmokeOptions options;
   options.level = args.level;
@@ -81,12 +88,8 @@ SmokeOptions parse_options(const SmokeArgs& args) {
     }
     options.memory_bytes = *mem;
   }
-  const std::optional<double> drop = bk::parse_percent(args.max_drop, "--max-drop");
-  if (!drop) usage(fmt::format("invalid --max-drop '{}': expected a percentage such as 10%", args.max_drop));
-  options.max_drop = *drop;
-  const std::optional<double> outlier = bk::parse_percent(args.outlier, "--outlier");
-  if (!outlier) usage(fmt::format("invalid --outlier '{}': expected a percentage such as 15%", args.outlier));
-  options.outlier = *outlier;
+  options.max_drop = required_percent(args.max_drop, "--max-drop", "10%");
+  options.outlier = required_percent(args.outlier, "--outlier", "15%");
   const std::optional<size_t> interconnect = bk::parse_size(args.interconnect);
   if (!interconnect) {
     usage(fmt::format(
@@ -102,14 +105,15 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   return options;
 }
 
-// stdout: the JSON document when there is one (--json), else the human text; stderr: the
-// verdict of a run that did not pass.
-void print_outcome(const ojson& document, const std::string& human, int exit_code,
+// stdout: the JSON document with --json, else the human text (each rendered only when asked
+// for); stderr: the verdict of a run that did not pass.
+template <typename Json, typename Human>
+void print_outcome(bool json, const Json& document, const Human& human, int exit_code,
                    const std::string& verdict) {
-  if (!document.is_null()) {
-    print_json(document);
+  if (json) {
+    print_json(document());
   } else {
-    std::fputs(human.c_str(), stdout);
+    std::fputs(human().c_str(), stdout);
   }
   if (exit_code != kExitOk) std::fprintf(stderr, "bkctl: smoke: %s\n", verdict.c_str());
 }
@@ -141,8 +145,9 @@ int run_fleet(const SmokeArgs& args, SmokeOptions options, FleetLink& link) {
   }
   const FleetReport fleet = merge_fleet(options, texts, interconnect);
   junit.commit(fleet_junit(fleet));
-  print_outcome(args.json ? fleet_json(options, fleet) : ojson(), fleet_human(options, fleet),
-                fleet.exit_code, fleet.verdict_line);
+  print_outcome(
+      args.json, [&] { return fleet_json(options, fleet); }, [&] { return fleet_human(options, fleet); },
+      fleet.exit_code, fleet.verdict_line);
   std::fflush(stdout);
   std::fflush(stderr);
   link.finish(std::all_of(texts.begin(), texts.end(), [](const auto& t) { return t.has_value(); }),
@@ -159,8 +164,9 @@ int run_smoke_command(const SmokeArgs& args) {
   const SmokeReport report = run_smoke(options);
   junit.commit(smoke_junit(report));
   prom.commit(smoke_prometheus(report));
-  print_outcome(args.json ? smoke_json(options, report) : ojson(), smoke_human(options, report),
-                report.exit_code, report.verdict_line);
+  print_outcome(
+      args.json, [&] { return smoke_json(options, report); }, [&] { return smoke_human(options, report); },
+      report.exit_code, report.verdict_line);
   return report.exit_code;
 }
 

@@ -140,35 +140,43 @@ FleetReport merge_fleet(const SmokeOptions& options, const std::vector<std::opti
   return report;
 }
 
+namespace {
+
+// One rank's row: its verdict, checks passed, and what failed (its checks, its outliers).
+void add_node_row(Table& table, const FleetNode& node, const std::vector<bk::FleetOutlier>& outliers) {
+  if (!node.report) {
+    table.add_row({std::to_string(node.rank), "?", TableCell("MISSING", Tone::bad), "-", node.problem});
+    return;
+  }
+  const SmokeReport& r = *node.report;
+  size_t passed = 0;
+  std::vector<std::string> bad;
+  for (const SmokeCheckRecord& c : r.checks) {
+    passed += c.outcome.status == bk::SmokeStatus::pass;
+    if (c.outcome.status == bk::SmokeStatus::fail || c.outcome.status == bk::SmokeStatus::error)
+      bad.push_back(fmt::format("{} {}: {}", c.device, c.check, status_text(c.outcome)));
+  }
+  bool outlying = false;
+  for (const bk::FleetOutlier& o : outliers) {
+    if (o.measure.rank != node.rank) continue;
+    outlying = true;
+    bad.push_back("outlier: " + outlier_text(o));
+  }
+  const bool ok = r.exit_code == kExitOk && !outlying;
+  table.add_row({std::to_string(node.rank), r.host,
+                 TableCell(ok ? "PASS" : "FAIL", ok ? Tone::good : Tone::bad),
+                 fmt::format("{}/{}", passed, r.checks.size()),
+                 bad.empty() ? r.verdict_line : fmt::format("{}", fmt::join(bad, "; "))});
+}
+
+}  // namespace
+
 std::string fleet_human(const SmokeOptions& options, const FleetReport& report) {
   const TermStyle style = term_style_for(stdout);
   std::string out =
       fmt::format("bkctl smoke: fleet of {} ranks, level {}\n\n", report.nodes.size(), options.level);
   Table table({{"rank", Align::right}, {"host"}, {"verdict"}, {"checks"}, {"detail", Align::left, true}});
-  for (const FleetNode& node : report.nodes) {
-    if (!node.report) {
-      table.add_row({std::to_string(node.rank), "?", TableCell("MISSING", Tone::bad), "-", node.problem});
-      continue;
-    }
-    const SmokeReport& r = *node.report;
-    size_t passed = 0;
-    std::vector<std::string> bad;
-    for (const SmokeCheckRecord& c : r.checks) {
-      passed += c.outcome.status == bk::SmokeStatus::pass;
-      if (c.outcome.status == bk::SmokeStatus::fail || c.outcome.status == bk::SmokeStatus::error)
-        bad.push_back(fmt::format("{} {}: {}", c.device, c.check, status_text(c.outcome)));
-    }
-    for (const bk::FleetOutlier& o : report.outliers) {
-      if (o.measure.rank == node.rank) bad.push_back("outlier: " + outlier_text(o));
-    }
-    const bool ok =
-        r.exit_code == kExitOk && std::none_of(report.outliers.begin(), report.outliers.end(),
-                                               [&](const auto& o) { return o.measure.rank == node.rank; });
-    table.add_row({std::to_string(node.rank), r.host,
-                   TableCell(ok ? "PASS" : "FAIL", ok ? Tone::good : Tone::bad),
-                   fmt::format("{}/{}", passed, r.checks.size()),
-                   bad.empty() ? r.verdict_line : fmt::format("{}", fmt::join(bad, "; "))});
-  }
+  for (const FleetNode& node : report.nodes) add_node_row(table, node, report.outliers);
   out += table.render(style);
   if (report.interconnect) {
     const InterconnectResult& i = *report.interconnect;
