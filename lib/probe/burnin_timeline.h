@@ -23,7 +23,8 @@ class BurnInTimeline {
   void add_run(double seconds, bool wrong);
   // Closes the last window.
   void finish();
-  double elapsed() const;  // seconds since construction
+  double elapsed() const;     // seconds since construction
+  double cores_busy() const;  // this process's CPU seconds over the seconds since construction
   std::vector<SmokeSample>& samples() { return samples_; }
 
  private:
@@ -34,7 +35,9 @@ class BurnInTimeline {
   const SmokeSettings& settings_;
   double flops_;
   Clock::time_point start_;
+  double cpu_start_;  // this process's CPU seconds at construction
   double window_start_ = 0;
+  double window_cpu_start_;
   double next_progress_;  // when the next progress line is due
   SmokeSample window_;
   double busy_ = 0;  // seconds of the window's runs
@@ -48,12 +51,15 @@ std::optional<double> telemetry_value(const std::vector<TelemetryReading>& readi
 // A burn-in's throughput drop: the baseline is the median GFLOP/s of the windows in its first
 // minute (the first quarter of a shorter run); after it, the worst stretch is the lowest median
 // over consecutive windows spanning a tenth of the run (1 to 10 s), so that one descheduled
-// second does not count as throttling. Nothing when no window follows the baseline.
+// second does not count as throttling. Nothing when no window follows the baseline. The
+// process's CPU share (median cores busy) is taken over the same windows.
 struct ThroughputDrop {
   double baseline_gflops = 0;
   double worst_gflops = 0;
-  double worst_at = 0;  // the end of the worst stretch, seconds
-  double drop = 0;      // 1 - worst / baseline
+  double baseline_cores = 0;
+  double worst_cores = 0;  // in the worst stretch
+  double worst_at = 0;     // the end of the worst stretch, seconds
+  double drop = 0;         // 1 - worst / baseline
 };
 std::optional<ThroughputDrop> throughput_drop(const std::vector<SmokeSample>& timeline,
                                               double duration_seconds);

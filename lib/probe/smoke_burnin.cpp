@@ -4,7 +4,6 @@
 // end; fails on a wrong result, a memory mismatch, a throughput drop, an ECC error count that
 // grew, or a PCIe link below its maximum under load.
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -21,15 +20,6 @@ namespace {
 
 constexpr double kMinRunSeconds = 0.02;  // a run this long hides launch and synchronisation costs
 constexpr int64_t kMaxGemm = 8192;
-
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 // The highest value a reading took over the timeline.
 std::optional<double> highest(const std::vector<SmokeSample>& timeline, std::string_view name) {
@@ -139,7 +129,6 @@ RunLog run_matmuls(Device& device, Backend& backend, CheckedGemm& gemm, const Sm
   RunLog log;
   BurnInTimeline timeline(device, settings, gemm.flops());
   log.telemetry_before = device.telemetry();
-  const double cpu_before = process_cpu_seconds();
   while (log.gflops.empty() || timeline.elapsed() < settings.duration_seconds) {
     const double seconds = gemm.run(backend);
     const GemmCheck check = gemm.check();
@@ -151,14 +140,25 @@ RunLog run_matmuls(Device& device, Backend& backend, CheckedGemm& gemm, const Sm
   }
   timeline.finish();
   log.wall = timeline.elapsed();
-  log.cores_busy = (process_cpu_seconds() - cpu_before) / log.wall;
+  log.cores_busy = timeline.cores_busy();
   log.timeline = std::move(timeline.samples());
   return log;
 }
 
+// Why the throughput dropped, as far as the process can tell: on a device that computes on the
+// host, a CPU share that fell with the throughput means other load took the cores.
+std::string drop_cause(const Device& device, const ThroughputDrop& drop) {
+  const bool share_fell = drop.worst_cores < drop.baseline_cores * (1 - drop.drop / 2);
+  if (device.type() != DeviceType::cpu || !share_fell) return "throttling?";
+  return fmt::format(
+      "this process had {:.2g} cores busy there against {:.2g} at the start: other load on the host",
+      drop.worst_cores, drop.baseline_cores);
+}
+
 // Wrong results, a throughput drop, the floors.
-void result_problems(const RunLog& log, const SampleStats& stats, const std::optional<ThroughputDrop>& drop,
-                     const SmokeSettings& settings, std::vector<std::string>& problems) {
+void result_problems(const Device& device, const RunLog& log, const SampleStats& stats,
+                     const std::optional<ThroughputDrop>& drop, const SmokeSettings& settings,
+                     std::vector<std::string>& problems) {
   if (log.wrong > 0) {
     problems.push_back(
         fmt::format("{} of {} results wrong, the first {}", log.wrong, log.gflops.size(), log.first_wrong));
@@ -166,9 +166,9 @@ void result_problems(const RunLog& log, const SampleStats& stats, const std::opt
   if (drop && drop->drop > settings.max_drop) {
     problems.push_back(fmt::format(
         "throughput fell {:.0f}% below its start ({:.4g} GFLOP/s; {:.4g} in the stretch ending at {:.0f} s), "
-        "more than --max-drop {:.0f}% (throttling?)",
-        100 * drop->drop, drop->baseline_gflops, drop->worst_gflops, drop->worst_at,
-        100 * settings.max_drop));
+        "more than --max-drop {:.0f}% ({})",
+        100 * drop->drop, drop->baseline_gflops, drop->worst_gflops, drop->worst_at, 100 * settings.max_drop,
+        drop_cause(device, *drop)));
   }
   const SmokeFloors& floors = settings.floors;
   if (floors.sustained_f32_gflops && stats.median < *floors.sustained_f32_gflops) {
@@ -209,7 +209,7 @@ SmokeOutcome smoke_sustained(Device& device, const SmokeSettings& settings) {
 
   const SampleStats stats = summarize(log.gflops);
   const std::optional<ThroughputDrop> drop = throughput_drop(log.timeline, settings.duration_seconds);
-  result_problems(log, stats, drop, settings, problems);
+  result_problems(device, log, stats, drop, settings, problems);
   problems.insert(problems.end(), memory_problems.begin(), memory_problems.end());
   telemetry_problems(log.telemetry_before, log.timeline, problems, notes);
 

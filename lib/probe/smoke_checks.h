@@ -54,6 +54,9 @@ struct SmokeSample {
   double gflops = 0;  // their floating-point operations over their seconds; 0 without runs
   size_t wrong = 0;   // of them, results that failed the checks
   std::vector<TelemetryReading> telemetry;  // the device's readings at the window's end
+  // This process's CPU seconds over the window's seconds: when it falls with the throughput on a
+  // device that computes on the host, other load took the cores (not throttling).
+  double cores_busy = 0;
 };
 
 struct SmokeOutcome {

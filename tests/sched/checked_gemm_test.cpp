@@ -72,10 +72,10 @@ TEST(CheckedGemm, UnsupportedDevicesAreRefusedWithTheReason) {
   }
 }
 
-std::vector<SmokeSample> timeline(const std::vector<double>& gflops) {
+std::vector<SmokeSample> timeline(const std::vector<double>& gflops, const std::vector<double>& cores = {}) {
   std::vector<SmokeSample> out;
   for (size_t i = 0; i < gflops.size(); ++i)
-    out.push_back({static_cast<double>(i + 1), 10, gflops[i], 0, {}});
+    out.push_back({static_cast<double>(i + 1), 10, gflops[i], 0, {}, i < cores.size() ? cores[i] : 2.0});
   return out;
 }
 
@@ -95,6 +95,20 @@ TEST(ThroughputDrop, ALastingSlowdownIsFoundWhereItIs) {
   EXPECT_NEAR(drop->drop, 0.2, 1e-12);
   EXPECT_DOUBLE_EQ(drop->worst_gflops, 80);
   EXPECT_GT(drop->worst_at, 40);
+}
+
+TEST(ThroughputDrop, TheProcessCpuShareIsTakenOverTheSameStretch) {
+  // Another process takes one of two cores from 40 s on: throughput and CPU share halve together.
+  std::vector<double> gflops(60, 100.0), cores(60, 2.0);
+  for (size_t i = 40; i < 60; ++i) {
+    gflops[i] = 50;
+    cores[i] = 1;
+  }
+  const auto drop = throughput_drop(timeline(gflops, cores), 60);
+  ASSERT_TRUE(drop.has_value());
+  EXPECT_DOUBLE_EQ(drop->baseline_cores, 2);
+  EXPECT_DOUBLE_EQ(drop->worst_cores, 1);
+  EXPECT_NEAR(drop->drop, 0.5, 1e-12);
 }
 
 TEST(ThroughputDrop, OneSlowSecondIsNotThrottling) {

@@ -92,8 +92,12 @@ ojson timeline_json(const std::vector<bk::SmokeSample>& timeline) {
     for (const bk::TelemetryReading& r : s.telemetry) {
       if (std::isfinite(r.value)) telemetry[r.name] = r.value;
     }
-    out.push_back(
-        {{"t", s.t}, {"runs", s.runs}, {"gflops", s.gflops}, {"wrong", s.wrong}, {"telemetry", telemetry}});
+    out.push_back({{"t", s.t},
+                   {"runs", s.runs},
+                   {"gflops", s.gflops},
+                   {"wrong", s.wrong},
+                   {"cores_busy", s.cores_busy},
+                   {"telemetry", telemetry}});
   }
   return out;
 }
