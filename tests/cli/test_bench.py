@@ -318,6 +318,24 @@ def tick_value(text):
     return float(text[:-1]) * scale[text[-1]] if text[-1] in scale else float(text)
 
 
+class Peaks(CliTestCase):
+    def test_the_peak_kernel_is_not_below_any_f32_mul_mat(self):
+        # The arithmetic peak is what every mul_mat's fraction is of: a probe below the device's own
+        # GEMM (too small a kernel, sized on the run that compiled it) makes every mul_mat look
+        # perfect. Noise may move either side, by 10 % at most.
+        for device in devices():
+            with self.subTest(device=device):
+                result = bench("--device", device, "--op", "mul_mat,peak", "--dtype", "f32", "--size", "256,1024",
+                               "--budget", "1s", "--json", env=FAST_ASAN)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                tests = json.loads(result.stdout)["devices"][0]["tests"]
+                peak = next(t for t in tests if t["id"] == "peak/f32")
+                self.assertEqual(peak["status"], "ok", peak)
+                for t in tests:
+                    if t["op"] == "mul_mat" and t["status"] == "ok":
+                        self.assertGreaterEqual(peak["median"], 0.9 * t["median"], (peak, t))
+
+
 class Roofline(Files, CliTestCase):
     # Several dtypes and mul_mat sizes close together, so that labels would collide.
     RUN = ("--op", "mul_mat,add,cpy,peak", "--dtype", "f32,f16,bf16", "--budget", "0.02s", "--warmup", "1",

@@ -193,14 +193,17 @@ BenchResult run_peak_test(const BenchTest& test, DeviceContext& ctx) {
   BenchResult result = result_for(test);
   return guarded(result, [&] {
     const bk::DType type = *bk::dtype_from_name(test.dtype);
-    // Grow the kernel until one run takes a measurable while (10 ms), so launch overhead is noise.
-    double flops = 1e7, performed = 0, seconds = 0;
+    // Grow the kernel until one run takes 100 ms, so launch and synchronisation costs are noise.
+    // The first run is not a guide: it pays for compiling the kernel (lavapipe's JIT, a CUDA
+    // module's load), and sized on it the probe measured a third of the device's own mul_mat.
+    constexpr double kRunSeconds = 0.1;
+    double flops = 1e7, performed = ctx.backend.run_peak_kernel(type, flops), seconds = 0;
     while (true) {
       const double t0 = bk::now_seconds();
       performed = ctx.backend.run_peak_kernel(type, flops);
       seconds = bk::now_seconds() - t0;
-      if (seconds >= 0.01 || flops >= 1e14) break;
-      flops *= seconds > 0 ? std::min(100.0, 0.012 / seconds) : 100.0;
+      if (seconds >= kRunSeconds || flops >= 1e14) break;
+      flops *= seconds > 0 ? std::min(100.0, 1.2 * kRunSeconds / seconds) : 100.0;
     }
     if (!(performed > 0)) throw bk::Error(bk::ErrorCode::device_error, "the peak kernel reported no work");
     result.flops = performed;
