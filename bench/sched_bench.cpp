@@ -2,7 +2,11 @@
 // Scheduler benchmark (not a test): split + allocation time of the built-in transformer, the
 // work the scheduler repeats for every evaluated graph.
 //
-//   sched_bench [reps]
+//   sched_bench [reps] [--tsv]
+//
+// --tsv prints machine rows instead, for scripts/bench-sched.sh to set beside ggml's
+// (bench/ggml/ggml_sched_bench.cpp): case, layers, nodes, splits, alloc_us; the CPU alone and the
+// mul_mat+add device with the CPU, at 8, 32 and 64 layers.
 //
 // Cases: the CPU alone; the CPU and one simulated GPU that runs every op and holds the weights
 // (a full offload, one split); and one that runs only mul_mat and add (a split around every
@@ -98,7 +102,8 @@ bk::Device& fallback(Devices& d) {
   bk::Graph graph = bk::build_model_graph("transformer", llama_like(1));
   for (const bk::Tensor* node : graph.nodes()) {
     if (!d.cpu.supports_op(*node)) {
-      fmt::print("note: the CPU device does not run {} yet; 'CPU' below is a simulated CPU-type device\n",
+      fmt::print(stderr,
+                 "note: the CPU device does not run {} yet; 'CPU' below is a simulated CPU-type device\n",
                  bk::op_name(node->op));
       return d.sim("host");
     }
@@ -106,10 +111,20 @@ bk::Device& fallback(Devices& d) {
   return d.cpu;
 }
 
+void print_tsv(const std::vector<Case>& cases, int reps) {
+  for (int layers : {8, 32, 64}) {
+    for (const Case* c : {&cases[0], &cases[2]}) {
+      const Timing t = measure(*c, layers, reps);
+      fmt::print("{}\t{}\t{}\t{}\t{:.1f}\n", c->name, layers, t.nodes, t.splits, t.alloc);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 2000;
+  const bool tsv = argc > 2 && std::string(argv[2]) == "--tsv";
   Devices d;
   bk::Device& cpu = fallback(d);
   const std::vector<Case> cases = {
@@ -117,6 +132,10 @@ int main(int argc, char** argv) {
       {"gpu0 (all ops, weights) + CPU", {&d.sim("gpu0"), &cpu}, &d.sim("gpu0")},
       {"mm (mul_mat+add, weights) + CPU", {&d.sim("mm"), &cpu}, &d.sim("mm")},
   };
+  if (tsv) {
+    print_tsv(cases, reps);
+    return 0;
+  }
   fmt::print("transformer, 32 layers, hidden 4096, batch 32; median of {} runs, microseconds\n\n", reps);
   fmt::print("{:<34} {:>6} {:>6} {:>10} {:>10} {:>12} {:>12}\n", "backends", "nodes", "splits", "schedule",
              "reserve", "alloc_graph", "us per node");

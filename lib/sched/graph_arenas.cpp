@@ -34,10 +34,17 @@ size_t AllocPlan::extent_bytes(size_t arena, int32_t node_index) const noexcept 
   return before + e.end;
 }
 
-size_t GraphArenas::size_of(const AllocRequest& r, int32_t id) const {
-  const int16_t a = r.arena_of[static_cast<size_t>(id)];
-  return planners_[static_cast<size_t>(a)].aligned(
-      r.arenas[static_cast<size_t>(a)]->alloc_size(r.graph->tensor(id)));
+size_t GraphArenas::size_of(int32_t id) const { return sizes_[static_cast<size_t>(id)]; }
+
+// Each tensor's aligned size in its arena, once: the planner asks for it several times a node.
+void GraphArenas::measure_sizes(const AllocRequest& r) {
+  sizes_.assign(static_cast<size_t>(r.graph->size()), 0);
+  for (int32_t id = 0; id < r.graph->size(); ++id) {
+    const int16_t a = r.arena_of[static_cast<size_t>(id)];
+    if (a < 0) continue;
+    sizes_[static_cast<size_t>(id)] = planners_[static_cast<size_t>(a)].aligned(
+        r.arenas[static_cast<size_t>(a)]->alloc_size(r.graph->tensor(id)));
+  }
 }
 
 void GraphArenas::count_uses(const AllocRequest& r) {
@@ -67,8 +74,7 @@ void GraphArenas::place_leading(const AllocRequest& r) {
   }
   for (int32_t id = 0; id < r.graph->leaf_count(); ++id) {
     const int16_t a = r.arena_of[static_cast<size_t>(id)];
-    if (a >= 0)
-      plan_.place[static_cast<size_t>(id)] = planners_[static_cast<size_t>(a)].alloc(size_of(r, id));
+    if (a >= 0) plan_.place[static_cast<size_t>(id)] = planners_[static_cast<size_t>(a)].alloc(size_of(id));
   }
 }
 
@@ -88,7 +94,7 @@ bool GraphArenas::try_in_place(const AllocRequest& r, int32_t id) {
     }
     if (keep_[si] || moved_[si] || uses_[si] != reads_here || plan_.place[si].chunk < 0) continue;
     if (r.arena_of[si] != r.arena_of[static_cast<size_t>(id)] || src.type != node.type || src.ne != node.ne ||
-        !src.is_contiguous() || size_of(r, s) != size_of(r, id)) {
+        !src.is_contiguous() || size_of(s) != size_of(id)) {
       continue;
     }
     plan_.place[static_cast<size_t>(id)] = plan_.place[si];
@@ -103,16 +109,16 @@ void GraphArenas::place_node(const AllocRequest& r, int32_t id) {
   const int32_t index = id - r.graph->leaf_count();
   if (a < 0 || r.graph->storage(id) != id) return;
   if (!try_in_place(r, id))
-    plan_.place[static_cast<size_t>(id)] = planners_[static_cast<size_t>(a)].alloc(size_of(r, id));
+    plan_.place[static_cast<size_t>(id)] = planners_[static_cast<size_t>(a)].alloc(size_of(id));
   const ArenaPlace& p = plan_.place[static_cast<size_t>(id)];
-  plan_.node_extent[static_cast<size_t>(index)] = {p.chunk, p.offset + size_of(r, id)};
+  plan_.node_extent[static_cast<size_t>(index)] = {p.chunk, p.offset + size_of(id)};
 }
 
 void GraphArenas::release(const AllocRequest& r, int32_t id) {
   const int32_t st = r.graph->storage(id);
   const auto i = static_cast<size_t>(st);
   if (--uses_[i] != 0 || keep_[i] || moved_[i] || r.arena_of[i] < 0 || plan_.place[i].chunk < 0) return;
-  planners_[static_cast<size_t>(r.arena_of[i])].free(plan_.place[i], size_of(r, st));
+  planners_[static_cast<size_t>(r.arena_of[i])].free(plan_.place[i], size_of(st));
 }
 
 const AllocPlan& GraphArenas::plan(const AllocRequest& r) {
@@ -122,6 +128,7 @@ const AllocPlan& GraphArenas::plan(const AllocRequest& r) {
     planners_[a].reset(r.arenas[a]->alignment(), r.arenas[a]->max_size());
   plan_.place.assign(static_cast<size_t>(g.size()), ArenaPlace{});
   plan_.node_extent.assign(static_cast<size_t>(g.node_count()), NodeExtent{});
+  measure_sizes(r);
   count_uses(r);
   place_leading(r);
   size_t next_read = 0;

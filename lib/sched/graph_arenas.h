@@ -85,12 +85,14 @@ class GraphArenas {
   void place_node(const AllocRequest& r, int32_t id);
   bool try_in_place(const AllocRequest& r, int32_t id);
   void release(const AllocRequest& r, int32_t id);
-  size_t size_of(const AllocRequest& r, int32_t id) const;
+  void measure_sizes(const AllocRequest& r);
+  size_t size_of(int32_t id) const;
   void grow_buffers(const AllocRequest& r);
   void place_tensors(const AllocRequest& r);
   AllocRequest single_type_request(const Graph& graph, BufferType& type);
 
   std::vector<ArenaPlanner> planners_;
+  std::vector<size_t> sizes_;  // per id: aligned bytes in its arena (0: not ours)
   std::vector<int32_t> uses_;
   std::vector<uint8_t> keep_;
   std::vector<uint8_t> moved_;
