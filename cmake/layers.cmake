@@ -14,6 +14,9 @@ function(bk_layer target)
   add_library(${target} OBJECT ${arg_SOURCES})
   set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   target_link_libraries(${target} PRIVATE bk_warnings)
+  # With -Bsymbolic-functions on libbk (lib/runtime), the compiler may inline and call exported
+  # functions directly within a file, too.
+  target_compile_options(${target} PRIVATE -fno-semantic-interposition)
   set(root ${PROJECT_BINARY_DIR}/layers/${target})
   file(REMOVE_RECURSE ${root})
   file(MAKE_DIRECTORY ${root}/bk)
