@@ -96,8 +96,8 @@ class MpiLink final : public FleetLink {
     std::vector<MPI_Request> length_requests(static_cast<size_t>(size_), MPI_REQUEST_NULL);
     std::vector<MPI_Request> report_requests(static_cast<size_t>(size_), MPI_REQUEST_NULL);
     std::vector<std::string> texts(static_cast<size_t>(size_));
-    std::vector<int> state(static_cast<size_t>(size_),
-                           0);  // 0 waiting for the length, 1 for the text, 2 done
+    // Per rank: 0 waiting for the length, 1 for the text, 2 done.
+    std::vector<int> state(static_cast<size_t>(size_), 0);
     for (int r = 1; r < size_; ++r) {
       MPI_Irecv(&lengths[r], 1, MPI_UINT64_T, r, kLengthTag, MPI_COMM_WORLD, &length_requests[r]);
     }

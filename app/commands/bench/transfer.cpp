@@ -197,7 +197,8 @@ BenchResult run_peak_test(const BenchTest& test, DeviceContext& ctx) {
     // The first run is not a guide: it pays for compiling the kernel (lavapipe's JIT, a CUDA
     // module's load), and sized on it the probe measured a third of the device's own mul_mat.
     constexpr double kRunSeconds = 0.1;
-    double flops = 1e7, performed = ctx.backend.run_peak_kernel(type, flops), seconds = 0;
+    double flops = 1e7, performed = 0, seconds = 0;
+    ctx.backend.run_peak_kernel(type, flops);  // the warm-up
     while (true) {
       const double t0 = bk::now_seconds();
       performed = ctx.backend.run_peak_kernel(type, flops);

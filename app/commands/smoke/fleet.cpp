@@ -63,6 +63,15 @@ std::string outlier_text(const bk::FleetOutlier& o) {
                      o.group_size, o.measure.description);
 }
 
+// The outliers found on one rank, in the fleet's order.
+std::vector<const bk::FleetOutlier*> outliers_of(const std::vector<bk::FleetOutlier>& outliers, int rank) {
+  std::vector<const bk::FleetOutlier*> out;
+  for (const bk::FleetOutlier& o : outliers) {
+    if (o.measure.rank == rank) out.push_back(&o);
+  }
+  return out;
+}
+
 // "rank 2", "ranks 1, 3"
 std::string ranks_text(const std::vector<int>& ranks) {
   return fmt::format("{} {}", ranks.size() == 1 ? "rank" : "ranks", fmt::join(ranks, ", "));
@@ -156,13 +165,9 @@ void add_node_row(Table& table, const FleetNode& node, const std::vector<bk::Fle
     if (c.outcome.status == bk::SmokeStatus::fail || c.outcome.status == bk::SmokeStatus::error)
       bad.push_back(fmt::format("{} {}: {}", c.device, c.check, status_text(c.outcome)));
   }
-  bool outlying = false;
-  for (const bk::FleetOutlier& o : outliers) {
-    if (o.measure.rank != node.rank) continue;
-    outlying = true;
-    bad.push_back("outlier: " + outlier_text(o));
-  }
-  const bool ok = r.exit_code == kExitOk && !outlying;
+  const std::vector<const bk::FleetOutlier*> own = outliers_of(outliers, node.rank);
+  for (const bk::FleetOutlier* o : own) bad.push_back("outlier: " + outlier_text(*o));
+  const bool ok = r.exit_code == kExitOk && own.empty();
   table.add_row({std::to_string(node.rank), r.host,
                  TableCell(ok ? "PASS" : "FAIL", ok ? Tone::good : Tone::bad),
                  fmt::format("{}/{}", passed, r.checks.size()),
@@ -264,11 +269,10 @@ std::string fleet_junit(const FleetReport& report) {
       for (JUnitSuite& device_suite : smoke_junit_suites(*node.report)) {
         for (JUnitCase& c : device_suite.cases) suite.cases.push_back(std::move(c));
       }
-      for (const bk::FleetOutlier& o : report.outliers) {
-        if (o.measure.rank != node.rank) continue;
-        const std::string text = outlier_text(o);
+      for (const bk::FleetOutlier* o : outliers_of(report.outliers, node.rank)) {
+        const std::string text = outlier_text(*o);
         suite.cases.push_back({"bkctl.smoke.fleet",
-                               "outlier " + o.measure.device + " " + o.measure.test,
+                               "outlier " + o->measure.device + " " + o->measure.test,
                                0,
                                JUnitResult::failure,
                                text,
