@@ -175,6 +175,9 @@ void cpu_fill_gemv_packed_avx512(CpuKernels& t);  // its gemv_packed; called by 
 void cpu_fill_matmul_amx(CpuKernels& t);
 void cpu_fill_quant_dot_portable(CpuKernels& t);  // gemv_quant
 void cpu_fill_quant_dot_avx2(CpuKernels& t);      // gemv_quant, for the avx2 and avx512 tiers
+// The avx512 tiers' q4_0 and q4_k entries of gemv_quant, over the avx2 fill, for CPUs
+// with AVX512_VNNI (dispatch.cpp checks).
+void cpu_fill_quant_dot_avx512(CpuKernels& t);
 // The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
 // only when the flag says the CPU has the feature.
 void cpu_fill_peak_avx512_ext(CpuKernels& t, bool avx512_bf16, bool avx512_fp16);

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "devices/cpu/kernels/kernel_table.h"
+#include "devices/cpu/kernels/quant_dot_columns.h"
 #include "devices/cpu/kernels/vec_avx2_math.h"
 
 namespace bk {
@@ -221,29 +222,12 @@ void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64
   }
 }
 
-// Columns four at a time (the rest in one narrower pass).
 template <class T>
 void gemv(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t n,
           int64_t k, float* c, int64_t ldc) {
-  const auto* base = static_cast<const uint8_t*>(w);
-  for (int64_t i = 0; i < n; i += 4) {
-    const XBlock16* xi = x + i * x_stride;
-    float* ci = c + i * ldc;
-    switch (n - i < 4 ? n - i : 4) {
-      case 4:
-        rows<T, 4>(base, w_stride, m, xi, x_stride, k, ci, ldc);
-        break;
-      case 3:
-        rows<T, 3>(base, w_stride, m, xi, x_stride, k, ci, ldc);
-        break;
-      case 2:
-        rows<T, 2>(base, w_stride, m, xi, x_stride, k, ci, ldc);
-        break;
-      default:
-        rows<T, 1>(base, w_stride, m, xi, x_stride, k, ci, ldc);
-        break;
-    }
-  }
+  for_column_groups(n, x, x_stride, c, ldc, [&](auto columns, const XBlock16* xi, float* ci) {
+    rows<T, decltype(columns)::value>(static_cast<const uint8_t*>(w), w_stride, m, xi, x_stride, k, ci, ldc);
+  });
 }
 
 }  // namespace

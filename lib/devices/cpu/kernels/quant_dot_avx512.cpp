@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// The avx512 tiers' fused decode-and-dot path for q4_0 and q4_k weights (kernel_table.h,
+// GemvQuantFn; q8_0 and q6_k keep the avx2 kernels), on CPUs with AVX512_VNNI. Same arithmetic as
+// quant_dot_avx2.cpp (weights decoded to int16, vpmaddwd with the 16-bit activations, one float
+// multiply-add per 32 elements for the scales), with what held that kernel back taken out of the
+// per-block work (docs/performance.md, "AVX-512 fused kernels"):
+//   - eight blocks' scales at once: the f16 weight scales of a group of eight blocks picked out
+//     of its bytes by one vpermt2w and multiplied by the activations' scales (kept contiguous
+//     per column for a segment of the row), where the avx2 kernel converts and broadcasts one
+//     scalar per block; q4_0's offset and q4_k's minimums are one multiply-add a group;
+//   - 512-bit integer work: q4_0 two blocks a zmm (vpdpwssd adding the high nibbles' products),
+//     q4_k a block a zmm.
+// k may be any multiple of the type's block: q4_0 runs whole groups of eight blocks, then the
+// rest a block at a time. Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
+// -mavx2 -mfma -mf16c; dispatch.cpp fills it only where cpuid reports AVX512_VNNI.
+// GCC 12 warns that the casts from 256 to 512 bits read their undefined upper half.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "devices/cpu/kernels/kernel_table.h"
+#include "devices/cpu/kernels/quant_dot_columns.h"
+
+namespace bk {
+namespace {
+
+constexpr int64_t kGroup = 8;  // blocks whose scales are handled together
+// Blocks of a row handled per segment: the activations' scales for it sit on the stack (8 KiB a
+// column). A row longer than this (k > 32768) is read in pieces, each row of W in turn, which
+// breaks the one stream the prefetchers follow; shorter segments measured slower for that.
+constexpr int64_t kSegment = 1024;
+// How far ahead of the group at hand W is fetched into L1, as in quant_dot_avx2.cpp.
+constexpr int64_t kPrefetchBytes = 2304;
+
+// One column's activation scales over a segment: d[b] = the block's scale, q[b] = d[b] * the
+// block's integer sum (the factor of a weight offset or minimum).
+struct XScales {
+  alignas(32) float d[kSegment];
+  alignas(32) float q[kSegment];
+};
+
+void fill_scales(const XBlock16* x, int64_t blocks, XScales& s) {
+  for (int64_t b = 0; b < blocks; ++b) {
+    s.d[b] = x[b].d;
+    s.q[b] = x[b].d * static_cast<float>(x[b].qsum);
+  }
+}
+
+float f16_at(const uint8_t* p) {
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return _cvtsh_ss(h);
+}
+
+// Lane b of v in all sixteen lanes of a zmm, or lane b in the low eight and b + 1 in the high.
+__m512 lane(__m256 v, int b) {
+  return _mm512_permutexvar_ps(_mm512_set1_epi32(b), _mm512_castps256_ps512(v));
+}
+__m512 lane_pair(__m256 v, int b) {
+  return _mm512_permutexvar_ps(
+      _mm512_set_epi32(b + 1, b + 1, b + 1, b + 1, b + 1, b + 1, b + 1, b + 1, b, b, b, b, b, b, b, b),
+      _mm512_castps256_ps512(v));
+}
+
+// Sixteen int16 of one block's activations: elements [h * 16, h * 16 + 16) of a, then of b.
+__m512i x_halves(const XBlock16& a, const XBlock16& b, int h) {
+  const auto* pa = reinterpret_cast<const __m256i*>(a.q + 16 * h);
+  const auto* pb = reinterpret_cast<const __m256i*>(b.q + 16 * h);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_load_si256(pa)), _mm256_load_si256(pb), 1);
+}
+__m512i x_block(const XBlock16& a) { return _mm512_load_si512(a.q); }
+
+float reduce(__m512 a, __m512 b) { return _mm512_reduce_add_ps(_mm512_add_ps(a, b)); }
+float reduce(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+
+// Per column: two zmm accumulators for the scaled block products, one ymm for the group terms
+// (offsets, minimums) that the type subtracts at the end.
+template <int C>
+struct Acc {
+  __m512 a0[C], a1[C];
+  __m256 off[C];
+  Acc() {
+    for (int i = 0; i < C; ++i) {
+      a0[i] = a1[i] = _mm512_setzero_ps();
+      off[i] = _mm256_setzero_ps();
+    }
+  }
+};
+
+// q4_0: d, 16 bytes holding element j in the low and j + 16 in the high nibble, offset 8; two
+// blocks a zmm. The offset is taken out through the activations' sums, one multiply-add a group.
+struct Q4_0 {
+  static constexpr int64_t kBlockBytes = 18, kBlocksPerUnit = 1;
+
+  // Two blocks' 32 nibble bytes as int16: low nibbles (elements 0-15 of a, then of b) and high.
+  static void decode_pair(const uint8_t* w, __m512i& low, __m512i& high) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 20));
+    const __m512i bytes = _mm512_cvtepu8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1));
+    low = _mm512_and_si512(bytes, _mm512_set1_epi16(0x0F));
+    high = _mm512_srli_epi16(bytes, 4);
+  }
+
+  template <int C>
+  static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
+                    Acc<C>& acc) {
+    // The eight f16 scales at bytes 18 b, words 9 b of the group's first 128 bytes.
+    const __m512i index = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0, 63, 54, 45, 36, 27, 18, 9, 0);
+    const __m512i picked =
+        _mm512_permutex2var_epi16(_mm512_loadu_si512(w), index, _mm512_loadu_si512(w + 64));
+    const __m256 dw = _mm256_cvtph_ps(_mm512_castsi512_si128(picked));
+    __m256 scale[C];
+    for (int i = 0; i < C; ++i) {
+      scale[i] = _mm256_mul_ps(dw, _mm256_load_ps(s[i].d + b0));
+      acc.off[i] = _mm256_fmadd_ps(dw, _mm256_load_ps(s[i].q + b0), acc.off[i]);
+    }
+#pragma GCC unroll 4
+    for (int pair = 0; pair < kGroup / 2; ++pair) {
+      __m512i low, high;
+      decode_pair(w + 36 * pair, low, high);
+#pragma GCC unroll 4
+      for (int i = 0; i < C; ++i) {
+        const XBlock16* xb = x + i * x_stride + 2 * pair;
+        const __m512i dot = _mm512_dpwssd_epi32(_mm512_madd_epi16(low, x_halves(xb[0], xb[1], 0)), high,
+                                                x_halves(xb[0], xb[1], 1));
+        __m512& a = pair % 2 == 0 ? acc.a0[i] : acc.a1[i];
+        a = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), lane_pair(scale[i], 2 * pair), a);
+      }
+    }
+  }
+
+  template <int C>
+  static void block(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b,
+                    Acc<C>& acc) {
+    // One block: its bytes as [low | high] nibbles against the block's 32 activations.
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2));
+    const __m256i nibbles =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_and_si128(v, _mm_set1_epi8(0x0F))),
+                                _mm_and_si128(_mm_srli_epi16(v, 4), _mm_set1_epi8(0x0F)), 1);
+    const __m512i wq = _mm512_cvtepu8_epi16(nibbles);
+    const float dw = f16_at(w);
+    for (int i = 0; i < C; ++i) {
+      const __m512 p = _mm512_cvtepi32_ps(_mm512_madd_epi16(wq, x_block(x[i * x_stride])));
+      acc.a0[i] = _mm512_fmadd_ps(p, _mm512_set1_ps(dw * s[i].d[b]), acc.a0[i]);
+      acc.off[i] = _mm256_add_ps(acc.off[i], _mm256_setr_ps(dw * s[i].q[b], 0, 0, 0, 0, 0, 0, 0));
+    }
+  }
+
+  template <int C>
+  static float finish(const Acc<C>& acc, int i) {
+    return reduce(acc.a0[i], acc.a1[i]) - 8.0f * reduce(acc.off[i]);
+  }
+};
+
+// q4_k: d, dmin, 12 bytes of 6-bit scales and minimums for 8 groups of 32, then 4 chunks of 32
+// bytes whose low nibbles are group 2c and high nibbles group 2c + 1: x = d * scale * q - dmin *
+// min. A super block is one group of eight activation blocks; a group of 32 weights a zmm.
+struct Q4_K {
+  static constexpr int64_t kBlockBytes = 144, kBlocksPerUnit = 8;
+
+  // The eight 6-bit scales and minimums as floats. Groups 0-3 sit in the low six bits of bytes
+  // g and g + 4; groups 4-7 in the nibbles of byte g + 8 with their top two bits in the top bits
+  // of bytes g (scale) and g + 4 (min). Four at a time in 32-bit words.
+  static void scales_and_mins(const uint8_t* p, __m256& scale, __m256& min) {
+    uint32_t u[3];
+    std::memcpy(u, p, 12);
+    const uint32_t low6 = 0x3F3F3F3F, low4 = 0x0F0F0F0F, top2 = 0x03030303;
+    const uint32_t s[2] = {u[0] & low6, (u[2] & low4) | (((u[0] >> 6) & top2) << 4)};
+    const uint32_t m[2] = {u[1] & low6, ((u[2] >> 4) & low4) | (((u[1] >> 6) & top2) << 4)};
+    uint64_t s64, m64;
+    std::memcpy(&s64, s, 8);
+    std::memcpy(&m64, m, 8);
+    scale = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(s64))));
+    min = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(m64))));
+  }
+
+  template <int C>
+  static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
+                    Acc<C>& acc) {
+    __m256 scale6, min6;
+    scales_and_mins(w + 4, scale6, min6);
+    const __m256 dscale = _mm256_mul_ps(_mm256_set1_ps(f16_at(w)), scale6);
+    const __m256 dmin = _mm256_mul_ps(_mm256_set1_ps(f16_at(w + 2)), min6);
+    __m256 scale[C];
+    for (int i = 0; i < C; ++i) {
+      scale[i] = _mm256_mul_ps(dscale, _mm256_load_ps(s[i].d + b0));
+      acc.off[i] = _mm256_fmadd_ps(dmin, _mm256_load_ps(s[i].q + b0), acc.off[i]);
+    }
+#pragma GCC unroll 4
+    for (int chunk = 0; chunk < 4; ++chunk) {
+      const __m512i bytes =
+          _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16 + 32 * chunk)));
+      const __m512i low = _mm512_and_si512(bytes, _mm512_set1_epi16(0x0F)),
+                    high = _mm512_srli_epi16(bytes, 4);
+      const int g = 2 * chunk;
+#pragma GCC unroll 4
+      for (int i = 0; i < C; ++i) {
+        const XBlock16* xb = x + i * x_stride + g;
+        const __m512 p0 = _mm512_cvtepi32_ps(_mm512_madd_epi16(low, x_block(xb[0])));
+        const __m512 p1 = _mm512_cvtepi32_ps(_mm512_madd_epi16(high, x_block(xb[1])));
+        acc.a0[i] = _mm512_fmadd_ps(p0, lane(scale[i], g), acc.a0[i]);
+        acc.a1[i] = _mm512_fmadd_ps(p1, lane(scale[i], g + 1), acc.a1[i]);
+      }
+    }
+  }
+
+  template <int C>
+  static void block(const uint8_t*, const XBlock16*, int64_t, const XScales*, int64_t, Acc<C>&) {
+  }  // k % 256 == 0
+
+  template <int C>
+  static float finish(const Acc<C>& acc, int i) {
+    return reduce(acc.a0[i], acc.a1[i]) - reduce(acc.off[i]);
+  }
+};
+
+// W rows [0, m) times C columns over activation blocks [b0, b0 + blocks) of the row (a
+// segment), added to C (or stored, for the first segment).
+template <class T, int C>
+void segment(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t b0,
+             int64_t blocks, float* c, int64_t ldc) {
+  XScales s[C];
+  for (int i = 0; i < C; ++i) fill_scales(x + i * x_stride + b0, blocks, s[i]);
+  const int64_t groups = blocks / kGroup;
+  constexpr int64_t kGroupBytes = kGroup / T::kBlocksPerUnit * T::kBlockBytes;
+  for (int64_t j = 0; j < m; ++j) {
+    const uint8_t* row = w + static_cast<size_t>(j) * w_stride + b0 / T::kBlocksPerUnit * T::kBlockBytes;
+    Acc<C> acc;
+    for (int64_t g = 0; g < groups; ++g) {
+      const uint8_t* wg = row + g * kGroupBytes;
+      for (int64_t byte = 0; byte < kGroupBytes; byte += 64)
+        _mm_prefetch(reinterpret_cast<const char*>(wg + kPrefetchBytes + byte), _MM_HINT_T0);
+      T::template group<C>(wg, x + b0 + g * kGroup, x_stride, s, g * kGroup, acc);
+    }
+    for (int64_t b = groups * kGroup; b < blocks; ++b)
+      T::template block<C>(row + b * T::kBlockBytes, x + b0 + b, x_stride, s, b, acc);
+    for (int i = 0; i < C; ++i) {
+      float& out = c[i * ldc + j];
+      out = (b0 == 0 ? 0.0f : out) + T::template finish<C>(acc, i);
+    }
+  }
+}
+
+template <class T, int C>
+void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t k,
+          float* c, int64_t ldc) {
+  const int64_t blocks = k / kXBlock;
+  for (int64_t b0 = 0; b0 < blocks; b0 += kSegment)
+    segment<T, C>(w, w_stride, m, x, x_stride, b0, blocks - b0 < kSegment ? blocks - b0 : kSegment, c, ldc);
+}
+
+template <class T>
+void gemv(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t n,
+          int64_t k, float* c, int64_t ldc) {
+  for_column_groups(n, x, x_stride, c, ldc, [&](auto columns, const XBlock16* xi, float* ci) {
+    rows<T, decltype(columns)::value>(static_cast<const uint8_t*>(w), w_stride, m, xi, x_stride, k, ci, ldc);
+  });
+}
+
+}  // namespace
+
+void cpu_fill_quant_dot_avx512(CpuKernels& t) {
+  t.gemv_quant[static_cast<int>(QuantType::q4_0)] = gemv<Q4_0>;
+  t.gemv_quant[static_cast<int>(QuantType::q4_k)] = gemv<Q4_K>;
+}
+
+}  // namespace bk

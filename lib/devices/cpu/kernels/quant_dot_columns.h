@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The column loop the fused quantized kernels share (quant_dot_avx2.cpp, quant_dot_avx512.cpp):
+// a decoded weight block serves up to four activation columns, so the columns go four at a time
+// and the rest in one narrower pass. Included only by those units; internal linkage, as
+// kernel_table.h requires of what tier units instantiate.
+
+#include <cstdint>
+#include <type_traits>
+
+#include "devices/cpu/kernels/kernel_table.h"
+
+namespace bk {
+namespace {
+
+// Calls rows(std::integral_constant<int, C>, x of the first column, c of the first column) for
+// C = 4 columns at a time out of n, then once for the rest.
+template <typename Rows>
+inline void for_column_groups(int64_t n, const XBlock16* x, int64_t x_stride, float* c, int64_t ldc,
+                              Rows rows) {
+  for (int64_t i = 0; i < n; i += 4) {
+    const XBlock16* xi = x + i * x_stride;
+    float* ci = c + i * ldc;
+    switch (n - i < 4 ? n - i : 4) {
+      case 4:
+        rows(std::integral_constant<int, 4>{}, xi, ci);
+        break;
+      case 3:
+        rows(std::integral_constant<int, 3>{}, xi, ci);
+        break;
+      case 2:
+        rows(std::integral_constant<int, 2>{}, xi, ci);
+        break;
+      default:
+        rows(std::integral_constant<int, 1>{}, xi, ci);
+        break;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bk
