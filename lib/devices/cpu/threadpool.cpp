@@ -22,17 +22,21 @@ void cpu_relax() noexcept {
 #endif
 }
 
-// Polls done() for up to kSpin; true once it holds.
+// Polls done() for up to kSpin while polling holds; true once done() does. Every few microseconds
+// it yields the core: when more threads are runnable than there are cores (processes side by
+// side, MPI ranks on one node), a poller that held its core would slow the threads with work.
 template <typename Done>
-bool spin_until(Done done) {
+bool spin_until(const std::atomic<bool>& polling, Done done) {
   const auto until = std::chrono::steady_clock::now() + kSpin;
-  for (;;) {
+  while (polling.load(std::memory_order_relaxed)) {
     for (int i = 0; i < 64; ++i) {
       if (done()) return true;
       cpu_relax();
     }
-    if (std::chrono::steady_clock::now() >= until) return done();
+    std::this_thread::yield();
+    if (std::chrono::steady_clock::now() >= until) break;
   }
+  return done();
 }
 
 }  // namespace
@@ -90,7 +94,7 @@ bool ThreadPool::run(int64_t n, TaskRef task, const std::function<bool()>* stop)
 
   if (!inline_only) {
     const auto idle = [this] { return busy_workers_.load(std::memory_order_acquire) == 0; };
-    if (!spin_until(idle)) {
+    if (!spin_until(polling_, idle)) {
       std::unique_lock lock(mutex_);
       done_.wait(lock, idle);
     }
@@ -132,7 +136,7 @@ void ThreadPool::worker_main(int index) {
     return shutdown_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
   };
   for (;;) {
-    if (!spin_until(called)) {
+    if (!spin_until(polling_, called)) {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, called);
     }

@@ -211,9 +211,9 @@ struct Q4_K {
     }
   }
 
+  // Never called: a q4_k row is whole super blocks, whole groups.
   template <int C>
-  static void block(const uint8_t*, const XBlock16*, int64_t, const XScales*, int64_t, Acc<C>&) {
-  }  // k % 256 == 0
+  static void block(const uint8_t*, const XBlock16*, int64_t, const XScales*, int64_t, Acc<C>&) {}
 
   template <int C>
   static float finish(const Acc<C>& acc, int i) {
