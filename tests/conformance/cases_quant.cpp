@@ -17,7 +17,11 @@ struct QuantShape {
 };
 
 constexpr QuantShape kShapes[] = {
-    {1, 1, 1, 1, ""},
+    // One weight block against four columns: four dot products, not one. The limit bounds the
+    // error's energy against the outputs'; a single dot product that happens to cancel (0.002
+    // out of terms near 1, about one seed in a thousand) can exceed it with any rounding of the
+    // activations at all.
+    {1, 4, 1, 1, ""},
     {7, 1, 17, 1, ""},  // decode: one column
     {33, 7, 3, 1, ""},
     {300, 2, 2, 1, ""},  // W taller than a decode panel
