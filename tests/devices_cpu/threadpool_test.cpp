@@ -3,10 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -52,43 +49,6 @@ TEST(ThreadPool, ThreadIndicesAreInRangeAndWorkersTakePart) {
     while (arrived.load() < 2) std::this_thread::yield();
   });
   EXPECT_EQ(seen, (std::set<int>{0, 1}));
-}
-
-// Inside a Polling scope threads poll between jobs instead of sleeping; every job still runs
-// each task once, a failing task still reaches the caller, and the scope can open again.
-TEST(ThreadPool, PollingScopeKeepsEveryJobExact) {
-  ThreadPool pool(3);
-  for (int scope = 0; scope < 3; ++scope) {
-    ThreadPool::Polling polling(pool);
-    std::atomic<int64_t> sum{0};
-    for (int job = 0; job < 500; ++job) pool.run(7, [&](int64_t i, int) { sum.fetch_add(i + 1); });
-    EXPECT_EQ(sum.load(), 500 * 28);
-    EXPECT_THROW(pool.run(50,
-                          [](int64_t i, int) {
-                            if (i == 3) throw std::runtime_error("task 3");
-                          }),
-                 std::runtime_error);
-  }
-}
-
-// Once the scope ends the workers go back to sleep: the process uses next to no CPU while the
-// pool is idle (the polling is bounded to 100 us after the last job).
-TEST(ThreadPool, IdlePoolAfterPollingUsesNoCpu) {
-  ThreadPool pool(2);
-  {
-    ThreadPool::Polling polling(pool);
-    for (int job = 0; job < 100; ++job) pool.run(4, [](int64_t, int) {});
-  }
-  const auto cpu_seconds = [] {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-           static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
-  };
-  const double before = cpu_seconds();
-  // The measuring window, not a synchronisation: nothing is waited for.
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_LT(cpu_seconds() - before, 0.05) << "the idle pool kept polling";
 }
 
 TEST(ThreadPool, RethrowsTheFirstTaskException) {

@@ -3,43 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <system_error>
 
 #include "bk/error.h"
 
 namespace bk {
-namespace {
-
-// How long a thread polls before it sleeps.
-constexpr std::chrono::microseconds kSpin{100};
-
-void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
-// Polls done() for up to kSpin while polling holds; true once done() does. Every few microseconds
-// it yields the core: when more threads are runnable than there are cores (processes side by
-// side, MPI ranks on one node), a poller that held its core would slow the threads with work.
-template <typename Done>
-bool spin_until(const std::atomic<bool>& polling, Done done) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
-  while (polling.load(std::memory_order_relaxed)) {
-    for (int i = 0; i < 64; ++i) {
-      if (done()) return true;
-      cpu_relax();
-    }
-    std::this_thread::yield();
-    if (std::chrono::steady_clock::now() >= until) break;
-  }
-  return done();
-}
-
-}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   if (threads < 1) {
@@ -83,8 +51,8 @@ bool ThreadPool::run(int64_t n, TaskRef task, const std::function<bool()>* stop)
   if (!inline_only) {
     std::lock_guard lock(mutex_);
     job_ = job;
-    busy_workers_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
+    busy_workers_ = static_cast<int>(workers_.size());
+    ++generation_;
   } else {
     job_ = job;
   }
@@ -93,11 +61,8 @@ bool ThreadPool::run(int64_t n, TaskRef task, const std::function<bool()>* stop)
   work(0, stop);
 
   if (!inline_only) {
-    const auto idle = [this] { return busy_workers_.load(std::memory_order_acquire) == 0; };
-    if (!spin_until(polling_, idle)) {
-      std::unique_lock lock(mutex_);
-      done_.wait(lock, idle);
-    }
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return busy_workers_ == 0; });
   }
   job_ = {};
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
@@ -132,22 +97,20 @@ void ThreadPool::record_error(std::exception_ptr error) {
 
 void ThreadPool::worker_main(int index) {
   uint64_t seen = 0;
-  const auto called = [&] {
-    return shutdown_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
-  };
   for (;;) {
-    if (!spin_until(polling_, called)) {
+    {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, called);
+      wake_.wait(lock, [&] { return shutdown_ || generation_ != seen; });
+      if (shutdown_) return;
+      seen = generation_;
     }
-    if (shutdown_.load(std::memory_order_acquire)) return;
-    seen = generation_.load(std::memory_order_acquire);
     work(index, nullptr);
-    if (busy_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      // Under the mutex: the caller, if it went to sleep, checked busy_workers_ under it first.
+    bool last = false;
+    {
       std::lock_guard lock(mutex_);
-      done_.notify_one();
+      last = --busy_workers_ == 0;
     }
+    if (last) done_.notify_one();
   }
 }
 

@@ -5,11 +5,7 @@
 // A pool of `threads` runs jobs on threads - 1 workers plus the thread that calls run(), which
 // works too (so a pool of 1 starts no thread at all). A job is n tasks, numbered 0..n-1; each
 // task is claimed exactly once, by whichever thread is free (an atomic counter), so uneven tasks
-// balance themselves. Threads wait on condition variables, except while a Polling scope is open
-// (a graph of several nodes, whose jobs follow each other within microseconds where a wake-up
-// through the kernel costs several: docs/performance.md, "The thread pool polls"): then the
-// workers between jobs, and the caller waiting for them, first poll for up to 100 us, yielding
-// the core every few microseconds. An idle pool costs no CPU.
+// balance themselves. Workers sleep on a condition variable between jobs; nothing polls.
 //
 // Threading: one thread at a time may call run() (a Backend is used by one thread at a time);
 // the task function runs concurrently on every thread of the pool and must only write memory
@@ -68,21 +64,6 @@ class ThreadPool {
   // already running finish first). Returns true when all n tasks ran.
   bool run(int64_t n, TaskRef task, const std::function<bool()>* stop = nullptr);
 
-  // While one lives (on the thread that calls run()), idle threads poll before they sleep; when
-  // it ends, pollers go to sleep within microseconds. Not nested.
-  class Polling {
-   public:
-    explicit Polling(ThreadPool& pool) : pool_(pool) {
-      pool_.polling_.store(true, std::memory_order_relaxed);
-    }
-    ~Polling() { pool_.polling_.store(false, std::memory_order_relaxed); }
-    Polling(const Polling&) = delete;
-    Polling& operator=(const Polling&) = delete;
-
-   private:
-    ThreadPool& pool_;
-  };
-
  private:
   struct Job {
     TaskRef* task = nullptr;
@@ -96,19 +77,15 @@ class ThreadPool {
 
   std::vector<std::thread> workers_;
 
-  // generation_ and shutdown_ change under mutex_, and a worker's last decrement of
-  // busy_workers_ is followed by taking it to notify, so a sleeper cannot miss either; polling
-  // reads them without it.
   std::mutex mutex_;
-  std::condition_variable wake_;         // a new job, or shutdown
-  std::condition_variable done_;         // the last worker left the job
-  std::atomic<uint64_t> generation_{0};  // bumped for every job; workers run each generation once
-  std::atomic<bool> shutdown_{false};
-  std::atomic<int> busy_workers_{0};  // workers that have not yet left the current job
-  Job job_;                           // written before generation_ is bumped, read after it is seen
+  std::condition_variable wake_;  // a new job, or shutdown
+  std::condition_variable done_;  // the last worker left the job
+  uint64_t generation_ = 0;       // bumped for every job; workers run each generation once
+  bool shutdown_ = false;
+  int busy_workers_ = 0;  // workers that have not yet left the current job
+  Job job_;
   std::exception_ptr error_;
 
-  std::atomic<bool> polling_{false};
   std::atomic<int64_t> next_task_{0};
   std::atomic<bool> cancelled_{false};
 };
