@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <sys/resource.h>
+
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -11,6 +15,7 @@
 #include <vector>
 
 #include "bk/error.h"
+#include "devices/cpu/cpu_load.h"
 
 namespace bk {
 namespace {
@@ -49,6 +54,86 @@ TEST(ThreadPool, ThreadIndicesAreInRangeAndWorkersTakePart) {
     while (arrived.load() < 2) std::this_thread::yield();
   });
   EXPECT_EQ(seen, (std::set<int>{0, 1}));
+}
+
+// Inside a Polling scope threads poll between jobs instead of sleeping; every job still runs
+// each task once, a failing task still reaches the caller, and the scope can open again.
+TEST(ThreadPool, PollingScopeKeepsEveryJobExact) {
+  ThreadPool pool(3);
+  for (int scope = 0; scope < 3; ++scope) {
+    ThreadPool::Polling polling(pool);
+    std::atomic<int64_t> sum{0};
+    for (int job = 0; job < 500; ++job) pool.run(7, [&](int64_t i, int) { sum.fetch_add(i + 1); });
+    EXPECT_EQ(sum.load(), 500 * 28);
+    EXPECT_THROW(pool.run(50,
+                          [](int64_t i, int) {
+                            if (i == 3) throw std::runtime_error("task 3");
+                          }),
+                 std::runtime_error);
+  }
+}
+
+// Once the scope ends the workers go back to sleep: the process uses next to no CPU while the
+// pool is idle (the polling is bounded to 100 us after the last job).
+TEST(ThreadPool, IdlePoolAfterPollingUsesNoCpu) {
+  ThreadPool pool(2);
+  {
+    ThreadPool::Polling polling(pool);
+    for (int job = 0; job < 100; ++job) pool.run(4, [](int64_t, int) {});
+  }
+  const auto cpu_seconds = [] {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  };
+  const double before = cpu_seconds();
+  // The measuring window, not a synchronisation: nothing is waited for.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_LT(cpu_seconds() - before, 0.05) << "the idle pool kept polling";
+}
+
+// Busy threads, more than the process's CPUs, each spinning until released; the constructor
+// returns once all of them run.
+class SaturatedCpus {
+ public:
+  SaturatedCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    const int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    for (int i = 0; i <= cpus; ++i) {
+      threads_.emplace_back([this] {
+        started_.fetch_add(1);
+        while (!release_.load(std::memory_order_relaxed)) {
+        }
+      });
+    }
+    while (started_.load() < static_cast<int>(threads_.size())) std::this_thread::yield();
+  }
+  ~SaturatedCpus() {
+    release_.store(true);
+    for (std::thread& t : threads_) t.join();
+  }
+  SaturatedCpus(const SaturatedCpus&) = delete;
+  SaturatedCpus& operator=(const SaturatedCpus&) = delete;
+
+ private:
+  std::vector<std::thread> threads_;
+  std::atomic<int> started_{0};
+  std::atomic<bool> release_{false};
+};
+
+// With more threads running than the process has CPUs, there is no core to spare, and a pool
+// that opens a Polling scope sleeps between jobs instead of taking a share of a busy core.
+TEST(ThreadPool, DoesNotPollWhenEveryCoreIsBusy) {
+  ThreadPool pool(2);
+  const SaturatedCpus busy;
+  EXPECT_FALSE(cpu_cores_free_for(1));
+  ThreadPool::Polling polling(pool);
+  EXPECT_FALSE(pool.polling());
+  std::atomic<int64_t> sum{0};
+  for (int job = 0; job < 50; ++job) pool.run(4, [&](int64_t i, int) { sum.fetch_add(i + 1); });
+  EXPECT_EQ(sum.load(), 50 * 10);
 }
 
 TEST(ThreadPool, RethrowsTheFirstTaskException) {

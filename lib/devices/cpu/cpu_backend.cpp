@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <new>
+#include <optional>
 
 #include "bk/error.h"
 #include "bk/graph.h"
@@ -79,6 +80,8 @@ void CpuBackend::compute(Graph& graph) {
   if (!pool_) pool_ = std::make_unique<ThreadPool>(threads_);
   std::byte* work = work_buffer(plan.work_size);
   const std::function<bool()>* abort = abort_ ? &abort_ : nullptr;
+  std::optional<ThreadPool::Polling> polling;  // node after node: the next job follows at once
+  if (plan.steps.size() > 1) polling.emplace(*pool_);
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const CpuPlanStep& step = plan.steps[i];
     if (abort != nullptr && (*abort)()) abort_error(*step.node, i, plan.steps.size());

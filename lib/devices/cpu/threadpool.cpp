@@ -3,11 +3,53 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <system_error>
 
 #include "bk/error.h"
+#include "devices/cpu/cpu_load.h"
 
 namespace bk {
+namespace {
+
+// How long a thread polls before it sleeps.
+constexpr std::chrono::microseconds kSpin{100};
+// A pause between two looks at the clock longer than this means the thread was switched out: some
+// other thread wanted its core. The looks are a few microseconds apart.
+constexpr std::chrono::microseconds kSwitchedOut{250};
+
+void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls done() for up to kSpin while `polling` holds; true once done() does. A poller that finds
+// it was switched out turns polling off for every thread of the pool until the scope ends.
+template <typename Done>
+bool spin_until(std::atomic<bool>& polling, Done done) {
+  using Clock = std::chrono::steady_clock;
+  auto last = Clock::now();
+  const auto until = last + kSpin;
+  while (polling.load(std::memory_order_relaxed)) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    const auto now = Clock::now();
+    if (now - last > kSwitchedOut) {
+      polling.store(false, std::memory_order_relaxed);
+      break;
+    }
+    if (now >= until) break;
+    last = now;
+  }
+  return done();
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   if (threads < 1) {
@@ -40,6 +82,13 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
+ThreadPool::Polling::Polling(ThreadPool& pool) : pool_(pool) {
+  if (pool_.workers_.empty()) return;
+  pool_.polling_.store(cpu_cores_free_for(pool_.threads()), std::memory_order_relaxed);
+}
+
+ThreadPool::Polling::~Polling() { pool_.polling_.store(false, std::memory_order_relaxed); }
+
 bool ThreadPool::run(int64_t n, TaskRef task, const std::function<bool()>* stop) {
   if (n <= 0) return true;
   Job job{&task, n};
@@ -51,8 +100,8 @@ bool ThreadPool::run(int64_t n, TaskRef task, const std::function<bool()>* stop)
   if (!inline_only) {
     std::lock_guard lock(mutex_);
     job_ = job;
-    busy_workers_ = static_cast<int>(workers_.size());
-    ++generation_;
+    busy_workers_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
   } else {
     job_ = job;
   }
@@ -61,8 +110,11 @@ bool ThreadPool::run(int64_t n, TaskRef task, const std::function<bool()>* stop)
   work(0, stop);
 
   if (!inline_only) {
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [this] { return busy_workers_ == 0; });
+    const auto idle = [this] { return busy_workers_.load(std::memory_order_acquire) == 0; };
+    if (!spin_until(polling_, idle)) {
+      std::unique_lock lock(mutex_);
+      done_.wait(lock, idle);
+    }
   }
   job_ = {};
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
@@ -97,20 +149,22 @@ void ThreadPool::record_error(std::exception_ptr error) {
 
 void ThreadPool::worker_main(int index) {
   uint64_t seen = 0;
+  const auto called = [&] {
+    return shutdown_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
+  };
   for (;;) {
-    {
+    if (!spin_until(polling_, called)) {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return shutdown_ || generation_ != seen; });
-      if (shutdown_) return;
-      seen = generation_;
+      wake_.wait(lock, called);
     }
+    if (shutdown_.load(std::memory_order_acquire)) return;
+    seen = generation_.load(std::memory_order_acquire);
     work(index, nullptr);
-    bool last = false;
-    {
+    if (busy_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      // Under the mutex: the caller, if it went to sleep, checked busy_workers_ under it first.
       std::lock_guard lock(mutex_);
-      last = --busy_workers_ == 0;
+      done_.notify_one();
     }
-    if (last) done_.notify_one();
   }
 }
 
