@@ -77,6 +77,22 @@ TEST_F(CpuBufferTest, MultiBufferClearSetsEveryPart) {
   for (const auto& part : multi.parts()) EXPECT_EQ(part->usage(), BufferUsage::weights);
 }
 
+// A large buffer starts a 2 MiB page (so that the kernel can back it with huge pages) and is
+// used to its last byte like any other; a small one is only line-aligned.
+TEST_F(CpuBufferTest, LargeBuffersStartAHugePage) {
+  const size_t size = kHugePageMinBuffer + 4097;
+  const auto large = type.alloc(size);
+  const auto base = reinterpret_cast<uintptr_t>(large->base());
+  EXPECT_EQ(base % (size_t{2} << 20), 0u);
+  const std::vector<uint8_t> tail(4097, 0xa5);
+  large->write(size - tail.size(), tail.data(), tail.size());
+  std::vector<uint8_t> back(tail.size());
+  large->read(size - tail.size(), back.data(), back.size());
+  EXPECT_EQ(back, tail);
+  const auto small = type.alloc(1000);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small->base()) % kCpuAlignment, 0u);
+}
+
 TEST_F(CpuBufferTest, AbsurdSizeIsOutOfMemoryNamingSizeAndDevice) {
   const size_t absurd = size_t{1} << 60;
   const Error e = expect_error([&] { type.alloc(absurd); }, ErrorCode::out_of_memory);

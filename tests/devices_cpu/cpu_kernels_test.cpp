@@ -353,7 +353,13 @@ void check_gemv_entries(const CpuKernels& tier, int64_t depth) {
     for (int64_t j = 0; j < m; ++j)
       quantize_row(types[t], wv.data() + j * depth, w.data() + j * row_bytes, depth);
     std::vector<float> got(static_cast<size_t>(n * ldc), std::numeric_limits<float>::quiet_NaN()), want = got;
-    tier.gemv_quant[t](w.data(), row_bytes, m, xq.data(), depth / kXBlock + x_pad, n, depth, got.data(), ldc);
+    // The tier's own activation layout, where it has one; portable reads the blocks as they are.
+    std::vector<XBlock16> xt = xq;
+    if (tier.gemv_quant_x[t] != nullptr) {
+      for (int64_t i = 0; i < n; ++i)
+        tier.gemv_quant_x[t](xt.data() + i * (depth / kXBlock + x_pad), depth / kXBlock);
+    }
+    tier.gemv_quant[t](w.data(), row_bytes, m, xt.data(), depth / kXBlock + x_pad, n, depth, got.data(), ldc);
     cpu_kernels(CpuIsa::portable)
         .gemv_quant[t](w.data(), row_bytes, m, xq.data(), depth / kXBlock + x_pad, n, depth, want.data(),
                        ldc);

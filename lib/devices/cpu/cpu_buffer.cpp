@@ -2,6 +2,7 @@
 #include "devices/cpu/cpu_buffer.h"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +19,18 @@ namespace {
 constexpr size_t round_up(size_t n, size_t align) noexcept { return (n + align - 1) / align * align; }
 
 void free_aligned(void* p) noexcept { std::free(p); }
+
+constexpr size_t kHugePage = size_t{2} << 20;
+
+// Whole 2 MiB pages, and a request that the kernel back them with transparent huge pages where it
+// can (THP in "madvise" mode, the default of many distributions, needs the request); where it
+// cannot, the memory is ordinary pages and nothing else changes.
+void* alloc_huge(size_t bytes) noexcept {
+  const size_t rounded = round_up(bytes, kHugePage);
+  void* p = std::aligned_alloc(kHugePage, rounded);
+  if (p != nullptr) ::madvise(p, rounded, MADV_HUGEPAGE);
+  return p;
+}
 
 [[noreturn]] void throw_out_of_memory(const BufferType& type, size_t size, const MemoryInfo& mem,
                                       const char* why) {
@@ -47,7 +60,7 @@ std::unique_ptr<Buffer> CpuBufferType::alloc(size_t size) {
   if (size > mem.total) throw_out_of_memory(*this, size, mem, "that is more than the machine has");
   // At least one line, so that even an empty buffer has a real, aligned base address.
   const size_t bytes = round_up(std::max<size_t>(size, 1), kCpuAlignment);
-  void* p = std::aligned_alloc(kCpuAlignment, bytes);
+  void* p = bytes >= kHugePageMinBuffer ? alloc_huge(bytes) : std::aligned_alloc(kCpuAlignment, bytes);
   if (p == nullptr) throw_out_of_memory(*this, size, mem, "the system allocator refused");
   return std::make_unique<HostBuffer>(*this, p, size, &free_aligned);
 }

@@ -3,9 +3,12 @@
 // The CPU's buffer type ("CPU"), which hands out HostBuffers (bk/host_buffer.h).
 //
 // Allocations are 64-byte aligned (a cache line, and the widest vector load) and rounded up to a
-// whole number of lines, so every tensor placed at an aligned offset can use aligned loads. The
-// buffer type refuses a request larger than the machine's memory up front: Linux overcommits, so
-// such a request would otherwise "succeed" and end in the OOM killer at first touch.
+// whole number of lines, so every tensor placed at an aligned offset can use aligned loads.
+// Buffers of kHugePageMinBuffer bytes or more (weights, large activations) are whole 2 MiB pages
+// with transparent huge pages asked for: streaming weights from memory reads them faster with
+// fewer TLB misses (docs/performance.md, "Huge pages for large CPU buffers"). The buffer type
+// refuses a request larger than the machine's memory up front: Linux overcommits, so such a
+// request would otherwise "succeed" and end in the OOM killer at first touch.
 //
 // Ownership and threading are those of BufferType and Buffer (core/buffer.h).
 
@@ -18,6 +21,8 @@
 namespace bk {
 
 inline constexpr size_t kCpuAlignment = 64;
+// From this size up a buffer is rounded to 2 MiB pages (at most 1/8 more memory).
+inline constexpr size_t kHugePageMinBuffer = size_t{16} << 20;
 
 class CpuBufferType final : public BufferType {
  public:

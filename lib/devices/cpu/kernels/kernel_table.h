@@ -102,6 +102,10 @@ struct alignas(64) XBlock16 {
 // w_stride bytes apart. One entry per QuantType.
 using GemvQuantFn = void (*)(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride,
                              int64_t n, int64_t k, float* c, int64_t ldc);
+// Rearranges one quantized X row of `blocks` blocks, in place, into the layout a GemvQuantFn
+// entry reads (for instance two blocks' halves side by side, so that a 512-bit load takes the
+// elements two weight blocks meet). Null where the entry reads XBlock16s as they are.
+using XLayoutFn = void (*)(XBlock16* x, int64_t blocks);
 
 // The AMX path for bf16 weights (tier amx only; null elsewhere). Packed in 16-row panels of
 // kt = ceil(k / 32) tiles of 512 uint16 each, zero-padded past the matrix edges (rows and k):
@@ -156,6 +160,7 @@ struct CpuKernels {
   GemvFn gemv[kWeightTypeCount];
   GemvPackedFns gemv_packed;
   GemvQuantFn gemv_quant[kQuantTypeCount];
+  XLayoutFn gemv_quant_x[kQuantTypeCount];  // applied to X rows before gemv_quant reads them
   AmxFns amx;
   // f32 is always set; bf16 and f16 only where the tier and CPU have such arithmetic (run null).
   PeakFn peak_f32, peak_bf16, peak_f16;
@@ -164,7 +169,8 @@ struct CpuKernels {
 // Filled by the tier units, into value-initialised tables. Each fills every field it owns: the
 // vec and matmul fills everything but gemv_packed, gemv_quant, amx, peak_bf16 and peak_f16, which
 // stay null unless the avx512 packed gemv fill (gemv_packed), the quant_dot fills (gemv_quant,
-// every tier), the amx fill (amx, peak_bf16) or the avx512 extension fill below sets them.
+// every tier; gemv_quant_x, where an entry wants it), the amx fill (amx, peak_bf16) or the avx512 extension
+// fill below sets them.
 void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
@@ -175,8 +181,8 @@ void cpu_fill_gemv_packed_avx512(CpuKernels& t);  // its gemv_packed; called by 
 void cpu_fill_matmul_amx(CpuKernels& t);
 void cpu_fill_quant_dot_portable(CpuKernels& t);  // gemv_quant
 void cpu_fill_quant_dot_avx2(CpuKernels& t);      // gemv_quant, for the avx2 and avx512 tiers
-// The avx512 tiers' q4_0 and q4_k entries of gemv_quant, over the avx2 fill, for CPUs
-// with AVX512_VNNI (dispatch.cpp checks).
+// The avx512 tiers' q4_0 and q4_k entries of gemv_quant (and q4_0's gemv_quant_x), over the
+// avx2 fill, for CPUs with AVX512_VNNI (dispatch.cpp checks).
 void cpu_fill_quant_dot_avx512(CpuKernels& t);
 // The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
 // only when the flag says the CPU has the feature.

@@ -73,16 +73,19 @@ void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, cons
   auto* xq = reinterpret_cast<XBlock16*>(work);
   const int64_t xb = blocks_per_row(x);
   const int64_t xrows = x.nrows();
+  const int qt = static_cast<int>(quant_type(w.type));
+  const XLayoutFn layout = ctx.k().gemv_quant_x[qt];
   const int64_t qtasks = task_count(xrows, x.ne[0], ctx.threads());
   ctx.parallel(qtasks, [&](int64_t task, int) {
     const Range r = split_range(xrows, qtasks, task);
     for (int64_t i = r.begin; i < r.end; ++i) {
       const auto* row = reinterpret_cast<const float*>(element_ptr(x, 0, row_index(x.ne, i)));
       cpu_quantize_x16(row, x.ne[0], xq + i * xb);
+      if (layout != nullptr) layout(xq + i * xb, xb);
     }
   });
 
-  const GemvQuantFn gemv = ctx.k().gemv_quant[static_cast<int>(quant_type(w.type))];
+  const GemvQuantFn gemv = ctx.k().gemv_quant[qt];
   const int64_t batches = x.ne[2] * x.ne[3];
   const int64_t r2 = x.ne[2] / w.ne[2], r3 = x.ne[3] / w.ne[3];
   const int64_t chunks = (w.ne[1] + kRowsPerTask - 1) / kRowsPerTask;

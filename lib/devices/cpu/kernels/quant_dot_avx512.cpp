@@ -9,7 +9,8 @@
 //     per column for a segment of the row), where the avx2 kernel converts and broadcasts one
 //     scalar per block; q4_0's offset and q4_k's minimums are one multiply-add a group;
 //   - 512-bit integer work: q4_0 two blocks a zmm (vpdpwssd adding the high nibbles' products),
-//     q4_k a block a zmm.
+//     its activations laid out in block pairs beforehand (pair_halves, the tier's gemv_quant_x)
+//     so that each operand is one aligned load; q4_k a block a zmm.
 // k may be any multiple of the type's block: q4_0 runs whole groups of eight blocks, then the
 // rest a block at a time. Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
 // -mavx2 -mfma -mf16c; dispatch.cpp fills it only where cpuid reports AVX512_VNNI.
@@ -64,13 +65,23 @@ __m512 lane_pair(__m256 v, int b) {
       _mm512_castps256_ps512(v));
 }
 
-// Sixteen int16 of one block's activations: elements [h * 16, h * 16 + 16) of a, then of b.
-__m512i x_halves(const XBlock16& a, const XBlock16& b, int h) {
-  const auto* pa = reinterpret_cast<const __m256i*>(a.q + 16 * h);
-  const auto* pb = reinterpret_cast<const __m256i*>(b.q + 16 * h);
-  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_load_si256(pa)), _mm256_load_si256(pb), 1);
-}
 __m512i x_block(const XBlock16& a) { return _mm512_load_si512(a.q); }
+
+// q4_0's activation layout (gemv_quant_x): in every group of eight blocks, each pair of blocks a,
+// b holds a's elements 0-15 then b's 0-15 in a, and a's 16-31 then b's 16-31 in b: what the
+// low and the high nibbles of the pair's two weight blocks meet, one aligned load each. The
+// blocks after the last whole group stay as they are (the kernel takes them one at a time).
+void pair_halves(XBlock16* x, int64_t blocks) {
+  for (int64_t b = 0; b + 1 < blocks / kGroup * kGroup; b += 2) {
+    int16_t* a_high = x[b].q + 16;
+    int16_t* b_low = x[b + 1].q;
+    for (int i = 0; i < 16; ++i) {
+      const int16_t t = a_high[i];
+      a_high[i] = b_low[i];
+      b_low[i] = t;
+    }
+  }
+}
 
 float reduce(__m512 a, __m512 b) { return _mm512_reduce_add_ps(_mm512_add_ps(a, b)); }
 float reduce(__m256 v) {
@@ -127,9 +138,8 @@ struct Q4_0 {
       decode_pair(w + 36 * pair, low, high);
 #pragma GCC unroll 4
       for (int i = 0; i < C; ++i) {
-        const XBlock16* xb = x + i * x_stride + 2 * pair;
-        const __m512i dot = _mm512_dpwssd_epi32(_mm512_madd_epi16(low, x_halves(xb[0], xb[1], 0)), high,
-                                                x_halves(xb[0], xb[1], 1));
+        const XBlock16* xb = x + i * x_stride + 2 * pair;  // laid out by pair_halves
+        const __m512i dot = _mm512_dpwssd_epi32(_mm512_madd_epi16(low, x_block(xb[0])), high, x_block(xb[1]));
         __m512& a = pair % 2 == 0 ? acc.a0[i] : acc.a1[i];
         a = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), lane_pair(scale[i], 2 * pair), a);
       }
@@ -268,6 +278,7 @@ void gemv(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t 
 
 void cpu_fill_quant_dot_avx512(CpuKernels& t) {
   t.gemv_quant[static_cast<int>(QuantType::q4_0)] = gemv<Q4_0>;
+  t.gemv_quant_x[static_cast<int>(QuantType::q4_0)] = pair_halves;
   t.gemv_quant[static_cast<int>(QuantType::q4_k)] = gemv<Q4_K>;
 }
 
