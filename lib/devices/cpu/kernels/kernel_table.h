@@ -167,10 +167,10 @@ struct CpuKernels {
 };
 
 // Filled by the tier units, into value-initialised tables. Each fills every field it owns: the
-// vec and matmul fills everything but gemv_packed, gemv_quant, amx, peak_bf16 and peak_f16, which
-// stay null unless the avx512 packed gemv fill (gemv_packed), the quant_dot fills (gemv_quant,
-// every tier; gemv_quant_x, where an entry wants it), the amx fill (amx, peak_bf16) or the avx512 extension
-// fill below sets them.
+// vec and matmul fills everything but gemv_packed, gemv_quant(_x), amx, peak_bf16 and peak_f16,
+// which stay null unless the avx512 packed gemv fill (gemv_packed), the quant_dot fills
+// (gemv_quant, every tier; gemv_quant_x where an entry wants it), the amx fill (amx, peak_bf16)
+// or the avx512 extension fill below sets them.
 void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
