@@ -26,6 +26,7 @@ constexpr QuantShape kShapes[] = {
     {33, 7, 3, 1, ""},
     {300, 2, 2, 1, ""},  // W taller than a decode panel
     {64, 40, 5, 1, ""},  // the GEMM path
+    {300, 40, 2, 1, ""},  // the GEMM over two decode panels, the second shorter (X packed once)
     {9, 5, 2, 3, "_batch3_bcast1"},
 };
 

@@ -26,11 +26,13 @@ struct Panels {
   size_t floats() const { return static_cast<size_t>(padded() * k); }
 };
 
-void pack_panels(KernelContext& ctx, const GemmProblem& p, const Panels& wp, const Panels& xp) {
+// W's panels, and X's unless x_packed.
+void pack_panels(KernelContext& ctx, const GemmProblem& p, const Panels& wp, const Panels& xp,
+                 bool x_packed) {
   const GemmFns& g = ctx.k().gemm;
   const int64_t kblocks = ceil_div(p.k, kKc);
   const auto pack_w = g.pack_w[static_cast<int>(p.wt)];
-  const int64_t wunits = kblocks * wp.count, xunits = kblocks * xp.count;
+  const int64_t wunits = kblocks * wp.count, xunits = x_packed ? 0 : kblocks * xp.count;
   const int64_t units = wunits + xunits;
   const int64_t tasks = task_count(units, kKc * wp.rows, ctx.threads());
   ctx.parallel(tasks, [&](int64_t task, int) {
@@ -98,12 +100,14 @@ size_t cpu_gemm_work_size(const GemmFns& g, int64_t m, int64_t n, int64_t k) {
   return align_up(wp.floats() * sizeof(float)) + align_up(xp.floats() * sizeof(float));
 }
 
-void cpu_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work) {
+void cpu_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work, bool x_packed) {
   const GemmFns& g = ctx.k().gemm;
-  Panels wp{g.nr, ceil_div(p.m, g.nr), p.k, reinterpret_cast<float*>(work)};
-  Panels xp{g.mr, ceil_div(p.n, g.mr), p.k, nullptr};
-  xp.base = reinterpret_cast<float*>(work + align_up(wp.floats() * sizeof(float)));
-  pack_panels(ctx, p, wp, xp);
+  // X's panels first: their place does not depend on m, so a later call with fewer W rows finds
+  // them where an earlier one packed them.
+  Panels xp{g.mr, ceil_div(p.n, g.mr), p.k, reinterpret_cast<float*>(work)};
+  Panels wp{g.nr, ceil_div(p.m, g.nr), p.k, nullptr};
+  wp.base = reinterpret_cast<float*>(work + align_up(xp.floats() * sizeof(float)));
+  pack_panels(ctx, p, wp, xp, x_packed);
   compute_blocks(ctx, p, wp, xp);
 }
 

@@ -28,6 +28,8 @@ struct GemmProblem {
 // Work buffer bytes cpu_gemm needs for these sizes with these loops.
 size_t cpu_gemm_work_size(const GemmFns& g, int64_t m, int64_t n, int64_t k);
 // Computes p with ctx's pool, using work (cpu_gemm_work_size bytes, 64-byte aligned).
-void cpu_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work);
+// x_packed: work already holds p's X as an earlier call packed it (the same X, n and k: another
+// block of W's rows), so it is not packed again.
+void cpu_gemm(KernelContext& ctx, const GemmProblem& p, std::byte* work, bool x_packed = false);
 
 }  // namespace bk

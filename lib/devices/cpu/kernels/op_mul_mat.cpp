@@ -221,7 +221,7 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
 }
 
 // node = w x on the paths the layout chose; x gathered and, for gemv_packed, packed into xt.
-// x_packed: the AMX path finds x (one batch) packed by the previous call (multiply_by_panels).
+// x_packed: the GEMM finds x (one batch) packed by the previous call (multiply_by_panels).
 void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, const Tensor& w, const Tensor& x,
               const float* xt, bool x_packed = false) {
   if (!l.gemm) {
@@ -234,7 +234,7 @@ void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, con
       if (l.amx) {
         cpu_amx_gemm(ctx, p, ctx.work() + l.gemm_offset, x_packed);
       } else {
-        cpu_gemm(ctx, p, ctx.work() + l.gemm_offset);
+        cpu_gemm(ctx, p, ctx.work() + l.gemm_offset, x_packed);
       }
     }
   }
@@ -252,8 +252,8 @@ void multiply_by_panels(KernelContext& ctx, const MulMatLayout& l, const Tensor&
     Tensor rows = node;
     rows.ne[0] = panel.ne[1];
     rows.data = element_ptr(node, j0, {0, 0, 0});
-    // On AMX, x (one batch) is packed with the first panel and kept for the others.
-    const bool x_packed = l.amx && j0 > 0 && x.ne[2] * x.ne[3] == 1;
+    // x (one batch) is packed with the first panel and kept for the others.
+    const bool x_packed = j0 > 0 && x.ne[2] * x.ne[3] == 1;
     multiply(ctx, l, rows, l.amx ? to_bf16(ctx, decoded, ctx.work() + l.w16_offset) : decoded, x, xt,
              x_packed);
   }
