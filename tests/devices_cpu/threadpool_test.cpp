@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sched.h>
 #include <sys/resource.h>
 
 #include <atomic>
@@ -98,9 +97,7 @@ TEST(ThreadPool, IdlePoolAfterPollingUsesNoCpu) {
 class SaturatedCpus {
  public:
   SaturatedCpus() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    const int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    const int cpus = cpu_usable_cpus();
     for (int i = 0; i <= cpus; ++i) {
       threads_.emplace_back([this] {
         started_.fetch_add(1);

@@ -25,19 +25,19 @@ int runnable_threads() noexcept {
   return runnable;
 }
 
-int usable_cpus() noexcept {
+}  // namespace
+
+int cpu_usable_cpus() noexcept {
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
   return CPU_COUNT(&set);
 }
 
-}  // namespace
-
 bool cpu_cores_free_for(int threads) noexcept {
   const int runnable = runnable_threads();
   if (runnable < 1) return false;
-  return runnable - 1 + threads <= usable_cpus();
+  return runnable - 1 + threads <= cpu_usable_cpus();
 }
 
 }  // namespace bk

@@ -17,4 +17,7 @@ namespace bk {
 // runnable on the machine now, within the CPUs this process may run on.
 bool cpu_cores_free_for(int threads) noexcept;
 
+// The CPUs this process may run on (its affinity mask); 1 when the mask cannot be read.
+int cpu_usable_cpus() noexcept;
+
 }  // namespace bk
