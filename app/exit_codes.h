@@ -11,6 +11,8 @@
 //
 // exit_code_for() maps library errors onto the same numbers.
 
+#include <string>
+
 #include "bk/error.h"
 
 namespace bkctl {
@@ -44,6 +46,11 @@ constexpr ExitCode exit_code_for(bk::ErrorCode code) noexcept {
       return kExitDeviceError;
   }
   return kExitDeviceError;
+}
+
+// A usage mistake (exit 2), with a message that says what to give instead.
+[[noreturn]] inline void usage_error(const std::string& what) {
+  throw bk::Error(bk::ErrorCode::invalid_argument, what);
 }
 
 }  // namespace bkctl

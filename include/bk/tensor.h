@@ -62,6 +62,8 @@ struct BK_API Tensor {
   bool is_allocated() const noexcept { return data != nullptr; }
   int64_t dims() const noexcept;     // number of dimensions, ignoring trailing ones (>= 1)
   std::string shape_string() const;  // "[4096, 32, 1, 1]"
+  // The name for messages: "(unnamed)" when it has none.
+  const char* label() const noexcept { return name.empty() ? "(unnamed)" : name.c_str(); }
 };
 
 BK_API Strides packed_strides(DType type, const Shape& ne) noexcept;

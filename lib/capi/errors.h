@@ -43,6 +43,11 @@ T get(const char* function, T fallback, Body&& body) noexcept {
   }
 }
 
+// Error(invalid_argument) with the message: an argument the call cannot take.
+[[noreturn]] inline void invalid(const std::string& message) {
+  throw Error(ErrorCode::invalid_argument, message);
+}
+
 // *pointer, or Error(invalid_argument) "<name> is NULL".
 template <typename T>
 T& require(T* pointer, const char* name) {

@@ -61,8 +61,6 @@ std::string names_of(bool value) {
   return out;
 }
 
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::invalid_argument, message); }
-
 const OpForm& form_of(std::string_view op, bool value) {
   for (const OpForm& f : kForms) {
     if (f.name != op) continue;

@@ -16,8 +16,6 @@
 namespace bk::capi {
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorCode::invalid_argument, message); }
-
 Device& find_device(const char* name) { return *find_handle(name).device; }
 
 // The devices in priority order, the CPU last (appended when missing); none named: every device.

@@ -11,11 +11,6 @@
 #include "bk/tensor.h"
 
 namespace bk {
-namespace {
-
-const char* tensor_label(const Tensor& t) { return t.name.empty() ? "(unnamed)" : t.name.c_str(); }
-
-}  // namespace
 
 const char* buffer_usage_name(BufferUsage usage) noexcept {
   switch (usage) {
@@ -47,8 +42,8 @@ void Buffer::check_range(const char* what, size_t offset, size_t size) const {
 size_t Buffer::offset_of(const Tensor& tensor) const {
   if (tensor.buffer != this || tensor.data == nullptr) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("tensor '{}' does not live in buffer '{}' on {}", tensor_label(tensor),
-                            type_->name(), type_->device().name()));
+                fmt::format("tensor '{}' does not live in buffer '{}' on {}", tensor.label(), type_->name(),
+                            type_->device().name()));
   }
   return static_cast<size_t>(static_cast<const char*>(tensor.data) - static_cast<const char*>(base()));
 }
@@ -56,25 +51,24 @@ size_t Buffer::offset_of(const Tensor& tensor) const {
 void Buffer::check_tensor_range(const char* what, const Tensor& tensor, size_t offset, size_t size) const {
   const size_t nbytes = tensor.nbytes();
   if (offset > nbytes || size > nbytes - offset) {
-    throw Error(ErrorCode::invalid_argument,
-                fmt::format("{}: bytes [{}, {}) are outside tensor '{}' of {} bytes ({} {})", what, offset,
-                            offset + size, tensor_label(tensor), nbytes, dtype_name(tensor.type),
-                            tensor.shape_string()));
+    throw Error(
+        ErrorCode::invalid_argument,
+        fmt::format("{}: bytes [{}, {}) are outside tensor '{}' of {} bytes ({} {})", what, offset,
+                    offset + size, tensor.label(), nbytes, dtype_name(tensor.type), tensor.shape_string()));
   }
   check_range(what, offset_of(tensor) + offset, size);
 }
 
 void Buffer::place_tensor(Tensor& tensor, size_t offset) {
   if (tensor.is_view()) {
-    throw Error(
-        ErrorCode::invalid_argument,
-        fmt::format("tensor '{}' is a view: place its source, then call init_view", tensor_label(tensor)));
+    throw Error(ErrorCode::invalid_argument,
+                fmt::format("tensor '{}' is a view: place its source, then call init_view", tensor.label()));
   }
   const size_t align = type_->alignment();
   if (align != 0 && offset % align != 0) {
     throw Error(ErrorCode::invalid_argument,
                 fmt::format("tensor '{}' at offset {} is not aligned to {} bytes in '{}' on {}",
-                            tensor_label(tensor), offset, align, type_->name(), type_->device().name()));
+                            tensor.label(), offset, align, type_->name(), type_->device().name()));
   }
   check_range("place_tensor", offset, type_->alloc_size(tensor));
   tensor.buffer = this;
@@ -85,8 +79,7 @@ void Buffer::place_tensor(Tensor& tensor, size_t offset) {
 void Buffer::init_view(Tensor& view) {
   Tensor* src = view.view_src;
   if (src == nullptr || src->buffer == nullptr) {
-    throw Error(ErrorCode::invalid_argument,
-                fmt::format("view '{}' has no allocated source", tensor_label(view)));
+    throw Error(ErrorCode::invalid_argument, fmt::format("view '{}' has no allocated source", view.label()));
   }
   view.buffer = src->buffer;
   view.data = static_cast<char*>(src->data) + view.view_offset;
@@ -128,13 +121,12 @@ void Buffer::memset_tensor(Tensor& tensor, uint8_t value, size_t offset, size_t 
 bool Buffer::copy_tensor(const Tensor& src, Tensor& dst) {
   if (src.buffer == nullptr) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("copy_tensor: source '{}' is not allocated", tensor_label(src)));
+                fmt::format("copy_tensor: source '{}' is not allocated", src.label()));
   }
   const size_t n = src.nbytes();
   if (n != dst.nbytes()) {
-    throw Error(ErrorCode::invalid_argument,
-                fmt::format("copy_tensor: '{}' has {} bytes but '{}' has {}", tensor_label(src), n,
-                            tensor_label(dst), dst.nbytes()));
+    throw Error(ErrorCode::invalid_argument, fmt::format("copy_tensor: '{}' has {} bytes but '{}' has {}",
+                                                         src.label(), n, dst.label(), dst.nbytes()));
   }
   check_tensor_range("copy_tensor", dst, 0, n);
   if (n == 0) return true;

@@ -12,8 +12,7 @@
 namespace bk::ops_detail {
 
 std::string describe(const Tensor& t) {
-  return fmt::format("'{}' {} {}", t.name.empty() ? "(unnamed)" : t.name, dtype_name(t.type),
-                     t.shape_string());
+  return fmt::format("'{}' {} {}", t.label(), dtype_name(t.type), t.shape_string());
 }
 
 void fail(std::string_view op, const std::string& what) {

@@ -13,6 +13,10 @@ double now_seconds() noexcept {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) noexcept {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 bool timing_done(std::span<const double> samples, double elapsed, const TimingOptions& options) {
   const auto n = static_cast<int>(samples.size());
   if (n >= options.max_samples) return true;

@@ -14,6 +14,7 @@
 // Errors: whatever `run` throws propagates; Error(invalid_argument) for a non-finite or
 // negative measurement (a broken timer must not become a number). Not thread-safe per call.
 
+#include <chrono>
 #include <functional>
 #include <span>
 #include <vector>
@@ -48,5 +49,8 @@ bool timing_done(std::span<const double> samples, double elapsed, const TimingOp
 
 // Seconds since an arbitrary fixed point (steady clock), for callers that time host-side.
 double now_seconds() noexcept;
+
+// Seconds of the steady clock since `start`.
+double seconds_since(std::chrono::steady_clock::time_point start) noexcept;
 
 }  // namespace bk

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "probe/bench_timer.h"
 #include "probe/verify/rng.h"
 
 namespace bk {
@@ -15,10 +16,6 @@ constexpr uint64_t kSeed = 0x6b6b63746c5f6b62ULL;  // arbitrary; fixed so runs a
 using verify::splitmix64_mix;  // a bijection: distinct words in, distinct words out
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 size_t words_for(size_t bytes) { return (bytes + sizeof(uint64_t) - 1) / sizeof(uint64_t); }
 

@@ -13,6 +13,7 @@
 #include "bk/graph.h"
 #include "bk/ops.h"
 #include "bk/units.h"
+#include "probe/bench_timer.h"
 #include "probe/graph_data.h"
 #include "probe/mem_pattern.h"
 #include "probe/memory_fill.h"
@@ -25,10 +26,6 @@ namespace bk {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 double gbps(size_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0;

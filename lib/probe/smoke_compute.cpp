@@ -9,6 +9,7 @@
 
 #include "bk/graph.h"
 #include "bk/ops.h"
+#include "probe/bench_timer.h"
 #include "probe/graph_data.h"
 #include "probe/smoke_checks.h"
 #include "probe/stats.h"
@@ -21,10 +22,6 @@ namespace bk {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 SmokeOutcome verdict(SmokeStatus status, std::string message) {
   SmokeOutcome outcome;

@@ -12,7 +12,7 @@ struct MatmulShape {
   int64_t m, n, k;
 };
 
-constexpr MatmulShape kShapes[] = {
+constexpr MatmulShape kMatmulShapes[] = {
     {1, 1, 1},     {7, 1, 33},  // decode: one column
     {33, 7, 4097},              // long reduction with odd sizes everywhere
     {4097, 2, 33},              // many output rows
@@ -24,7 +24,7 @@ std::string mm_name(DType w, int64_t m, int64_t n, int64_t k, const char* varian
 }
 
 void add_plain(std::vector<Case>& out, DType w) {
-  for (MatmulShape s : kShapes) {
+  for (MatmulShape s : kMatmulShapes) {
     out.push_back(make_case(mm_name(w, s.m, s.n, s.k), "mul_mat", w, [=] {
       GraphBuilder g;
       Tensor& r =

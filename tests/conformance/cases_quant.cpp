@@ -16,7 +16,7 @@ struct QuantShape {
   const char* variant;
 };
 
-constexpr QuantShape kShapes[] = {
+constexpr QuantShape kQuantShapes[] = {
     // One weight block against four columns: four dot products, not one. The limit bounds the
     // error's energy against the outputs'; a single dot product that happens to cancel (0.002
     // out of terms near 1, about one seed in a thousand) can exceed it with any rounding of the
@@ -24,14 +24,14 @@ constexpr QuantShape kShapes[] = {
     {1, 4, 1, 1, ""},
     {7, 1, 17, 1, ""},  // decode: one column
     {33, 7, 3, 1, ""},
-    {300, 2, 2, 1, ""},  // W taller than a decode panel
-    {64, 40, 5, 1, ""},  // the GEMM path
+    {300, 2, 2, 1, ""},   // W taller than a decode panel
+    {64, 40, 5, 1, ""},   // the GEMM path
     {300, 40, 2, 1, ""},  // the GEMM over two decode panels, the second shorter (X packed once)
     {9, 5, 2, 3, "_batch3_bcast1"},
 };
 
 void add_mul_mat(std::vector<Case>& out, DType w) {
-  for (const QuantShape& s : kShapes) {
+  for (const QuantShape& s : kQuantShapes) {
     const int64_t k = s.blocks * dtype_block(w);
     out.push_back(
         make_case(fmt::format("mul_mat_{}_{}x{}x{}{}", dt(w), s.m, s.n, k, s.variant), "mul_mat", w, [=] {
@@ -54,7 +54,7 @@ void add_mul_mat(std::vector<Case>& out, DType w) {
   }
 }
 
-void add_get_rows(std::vector<Case>& out, DType t) {
+void add_quant_get_rows(std::vector<Case>& out, DType t) {
   const int64_t row = 2 * dtype_block(t);
   out.push_back(make_case(fmt::format("get_rows_{}_{}x100_7", dt(t), row), "get_rows", t,
                           [=] {
@@ -71,7 +71,7 @@ void add_get_rows(std::vector<Case>& out, DType t) {
 void add_quantized_cases(std::vector<Case>& out) {
   for (DType t : kQuantizedTypes) {
     add_mul_mat(out, t);
-    add_get_rows(out, t);
+    add_quant_get_rows(out, t);
   }
 }
 

@@ -10,23 +10,22 @@
 #include "bk/cpu.h"
 #include "bk/error.h"
 #include "bk/graph.h"
+#include "cpu_graph_util.h"
 #include "devices/cpu/cpu_topology.h"
 
 namespace bk {
 namespace {
 
-Device& cpu() { return *cpu_reg().devices().at(0); }
-
 // Some other device's stream: a test double for cpu_set_threads' type check.
 class OtherBackend final : public Backend {
  public:
   std::string name() const override { return "Other0"; }
-  Device& device() const override { return cpu(); }
+  Device& device() const override { return test::cpu_device(); }
   void compute(Graph&) override {}
 };
 
 TEST(CpuBackend, StartsWithTheDefaultThreadCount) {
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   ASSERT_NE(backend, nullptr);
   auto* concrete = dynamic_cast<CpuBackend*>(backend.get());
   ASSERT_NE(concrete, nullptr);
@@ -35,7 +34,7 @@ TEST(CpuBackend, StartsWithTheDefaultThreadCount) {
 }
 
 TEST(CpuBackend, SetThreadsThroughTheRegEntryPoint) {
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   auto set_threads = reinterpret_cast<CpuSetThreadsFn>(cpu_reg().proc_address("set_threads"));
   ASSERT_NE(set_threads, nullptr);
   set_threads(*backend, 3);
@@ -60,9 +59,10 @@ TEST(CpuBackend, NodeTheKernelsCannotComputeIsUnsupportedNamingOpAndNode) {
   Tensor& m = b.node(Op::mul_mat, DType::F32, {3, 6, 1, 1}, {&w, &x});
   m.name = "logits";
   Graph g = b.build({&m});
-  EXPECT_FALSE(cpu().supports_op(m));
-  EXPECT_NE(cpu().unsupported_reason(m).find("i32"), std::string::npos) << cpu().unsupported_reason(m);
-  auto backend = cpu().init_backend();
+  EXPECT_FALSE(test::cpu_device().supports_op(m));
+  EXPECT_NE(test::cpu_device().unsupported_reason(m).find("i32"), std::string::npos)
+      << test::cpu_device().unsupported_reason(m);
+  auto backend = test::cpu_device().init_backend();
   try {
     backend->compute(g);
     ADD_FAILURE() << "mul_mat with i32 weights computed";

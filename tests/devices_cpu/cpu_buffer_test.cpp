@@ -13,11 +13,10 @@
 #include "bk/device.h"
 #include "bk/error.h"
 #include "core/multi_buffer.h"
+#include "cpu_graph_util.h"
 
 namespace bk {
 namespace {
-
-Device& cpu() { return *cpu_reg().devices().at(0); }
 
 template <typename Fn>
 Error expect_error(Fn&& fn, ErrorCode code) {
@@ -37,15 +36,15 @@ struct FreeDeleter {
 
 class CpuBufferTest : public ::testing::Test {
  protected:
-  BufferType& type = cpu().buffer_type();
+  BufferType& type = test::cpu_device().buffer_type();
 };
 
 TEST_F(CpuBufferTest, TypeProperties) {
   EXPECT_EQ(type.name(), "CPU");
-  EXPECT_EQ(&type.device(), &cpu());
+  EXPECT_EQ(&type.device(), &test::cpu_device());
   EXPECT_EQ(type.alignment(), 64u);
   EXPECT_TRUE(type.is_host());
-  EXPECT_GT(type.max_size(), cpu().memory().total);
+  EXPECT_GT(type.max_size(), test::cpu_device().memory().total);
   EXPECT_EQ(type.max_size() % 64, 0u);
 }
 
@@ -54,7 +53,8 @@ TEST_F(CpuBufferTest, MisalignedHostPointerMessageSaysByHowMuchAndWhatToDo) {
   std::unique_ptr<void, FreeDeleter> mem(std::aligned_alloc(64, 256));
   ASSERT_NE(mem.get(), nullptr);
   void* off = static_cast<char*>(mem.get()) + 8;
-  const Error e = expect_error([&] { cpu().buffer_from_host_ptr(off, 128); }, ErrorCode::invalid_argument);
+  const Error e =
+      expect_error([&] { test::cpu_device().buffer_from_host_ptr(off, 128); }, ErrorCode::invalid_argument);
   const std::string msg = e.what();
   EXPECT_NE(msg.find("64 bytes"), std::string::npos) << msg;
   EXPECT_NE(msg.find("8 bytes past"), std::string::npos) << msg;

@@ -10,6 +10,7 @@
 #include "bk/cpu.h"
 #include "bk/error.h"
 #include "bk/graph.h"
+#include "cpu_graph_util.h"
 #include "devices/cpu/cpu_features.h"
 #include "devices/cpu/cpu_info.h"
 #include "devices/cpu/cpu_topology.h"
@@ -18,13 +19,11 @@
 namespace bk {
 namespace {
 
-Device& cpu() { return *cpu_reg().devices().at(0); }
-
 // A device buffer type the CPU cannot address: a test double for supports_buffer_type.
 class DeviceOnlyBufferType final : public BufferType {
  public:
   std::string name() const override { return "Fake"; }
-  Device& device() const override { return cpu(); }
+  Device& device() const override { return test::cpu_device(); }
   std::unique_ptr<Buffer> alloc(size_t) override { return nullptr; }
   size_t alignment() const override { return 256; }
   bool is_host() const override { return false; }
@@ -42,7 +41,7 @@ TEST(CpuReg, HasExactlyTheCpuDevice) {
 }
 
 TEST(CpuDevice, Properties) {
-  Device& dev = cpu();
+  Device& dev = test::cpu_device();
   EXPECT_EQ(dev.name(), "CPU");
   EXPECT_EQ(dev.type(), DeviceType::cpu);
   EXPECT_EQ(dev.description(), cpu_brand());
@@ -52,7 +51,7 @@ TEST(CpuDevice, Properties) {
 }
 
 TEST(CpuDevice, Caps) {
-  const DeviceCaps caps = cpu().caps();
+  const DeviceCaps caps = test::cpu_device().caps();
   EXPECT_FALSE(caps.async);
   EXPECT_FALSE(caps.host_buffer);
   EXPECT_TRUE(caps.buffer_from_host_ptr);
@@ -61,9 +60,9 @@ TEST(CpuDevice, Caps) {
 }
 
 TEST(CpuDevice, SupportsHostBufferTypesOnly) {
-  EXPECT_TRUE(cpu().supports_buffer_type(cpu().buffer_type()));
+  EXPECT_TRUE(test::cpu_device().supports_buffer_type(test::cpu_device().buffer_type()));
   DeviceOnlyBufferType device_only;
-  EXPECT_FALSE(cpu().supports_buffer_type(device_only));
+  EXPECT_FALSE(test::cpu_device().supports_buffer_type(device_only));
 }
 
 TEST(CpuDevice, SupportsLeafsViewsAndKernelsButNotBrokenNodes) {
@@ -73,22 +72,22 @@ TEST(CpuDevice, SupportsLeafsViewsAndKernelsButNotBrokenNodes) {
   Tensor& r = b.view_node(Op::reshape, a, {24, 1, 1, 1}, packed_strides(DType::F32, {24, 1, 1, 1}), 0);
   Tensor& t = b.view_node(Op::transpose, a, {6, 4, 1, 1}, {a.nb[1], a.nb[0], a.nb[2], a.nb[3]}, 0);
   Tensor& m = b.node(Op::mul_mat, DType::F32, {3, 6, 1, 1}, {&w, &a});
-  EXPECT_TRUE(cpu().supports_op(a));
-  EXPECT_TRUE(cpu().supports_op(w));
-  EXPECT_TRUE(cpu().supports_op(r));
-  EXPECT_TRUE(cpu().supports_op(t));
-  EXPECT_TRUE(cpu().supports_op(m)) << cpu().unsupported_reason(m);
-  EXPECT_FALSE(cpu().offload_op(m));
+  EXPECT_TRUE(test::cpu_device().supports_op(a));
+  EXPECT_TRUE(test::cpu_device().supports_op(w));
+  EXPECT_TRUE(test::cpu_device().supports_op(r));
+  EXPECT_TRUE(test::cpu_device().supports_op(t));
+  EXPECT_TRUE(test::cpu_device().supports_op(m)) << test::cpu_device().unsupported_reason(m);
+  EXPECT_FALSE(test::cpu_device().offload_op(m));
   // K of w (4) and of x (5) differ: a node the builder would refuse.
   Tensor& x5 = b.input(DType::F32, {5, 6, 1, 1}, "x5");
   Tensor& bad = b.node(Op::mul_mat, DType::F32, {3, 6, 1, 1}, {&w, &x5});
-  EXPECT_FALSE(cpu().supports_op(bad));
-  EXPECT_NE(cpu().unsupported_reason(bad).find("shapes do not match"), std::string::npos)
-      << cpu().unsupported_reason(bad);
+  EXPECT_FALSE(test::cpu_device().supports_op(bad));
+  EXPECT_NE(test::cpu_device().unsupported_reason(bad).find("shapes do not match"), std::string::npos)
+      << test::cpu_device().unsupported_reason(bad);
 }
 
 TEST(CpuDevice, DescribeWritesBrandTopologyAndFeatures) {
-  const nlohmann::json out = device_details(cpu());
+  const nlohmann::json out = device_details(test::cpu_device());
   EXPECT_EQ(out.at("brand"), cpu_brand());
   EXPECT_EQ(out.at("arch"), cpu_features().arch);
   EXPECT_EQ(out.at("isa_features"), nlohmann::json(cpu_features().names));

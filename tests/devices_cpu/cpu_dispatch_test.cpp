@@ -8,6 +8,7 @@
 
 #include "bk/cpu.h"
 #include "bk/error.h"
+#include "cpu_graph_util.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/cpu_features.h"
 
@@ -33,8 +34,6 @@ class ScopedIsaEnv {
   std::string old_;
   bool had_ = false;
 };
-
-Device& cpu() { return *cpu_reg().devices().at(0); }
 
 TEST(CpuDispatch, NamesRoundTrip) {
   for (CpuIsa isa : {CpuIsa::portable, CpuIsa::avx2, CpuIsa::avx512, CpuIsa::amx}) {
@@ -97,7 +96,7 @@ TEST(CpuDispatch, UnavailableTierIsUnsupportedNamingWhatIsMissing) {
 TEST(CpuDispatch, EnvForcesTheTierOfNewBackends) {
   ScopedIsaEnv env("portable");
   EXPECT_EQ(cpu_default_isa(), CpuIsa::portable);
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   EXPECT_EQ(dynamic_cast<CpuBackend&>(*backend).isa(), CpuIsa::portable);
 }
 
@@ -109,7 +108,7 @@ TEST(CpuDispatch, EmptyEnvMeansBest) {
 TEST(CpuDispatch, UnknownEnvValueIsAClearError) {
   ScopedIsaEnv env("sse9");
   try {
-    cpu().init_backend();
+    test::cpu_device().init_backend();
     ADD_FAILURE() << "BK_CPU_ISA=sse9 accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
@@ -120,7 +119,7 @@ TEST(CpuDispatch, UnknownEnvValueIsAClearError) {
 }
 
 TEST(CpuDispatch, SetIsaSwitchesAndRejectsUnavailable) {
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   auto& b = dynamic_cast<CpuBackend&>(*backend);
   b.set_isa(CpuIsa::portable);
   EXPECT_EQ(b.isa(), CpuIsa::portable);

@@ -11,13 +11,12 @@
 
 #include "bk/cpu.h"
 #include "bk/error.h"
+#include "cpu_graph_util.h"
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/kernels/dispatch.h"
 
 namespace bk {
 namespace {
-
-Device& cpu() { return *cpu_reg().devices().at(0); }
 
 // What run_peak_kernel must return: whole loop rounds on every thread, at least `flops` in all.
 double expected_flops(const PeakFn& fn, double flops, int threads) {
@@ -37,7 +36,7 @@ void check_peak(CpuBackend& b, DType type, const PeakFn& fn, double flops) {
 }
 
 TEST(CpuPeak, EveryTierCountsExactlyWhatItRan) {
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   auto& b = dynamic_cast<CpuBackend&>(*backend);
   for (int threads : {1, 2}) {
     b.set_threads(threads);
@@ -60,7 +59,7 @@ TEST(CpuPeak, EveryTierCountsExactlyWhatItRan) {
 
 TEST(CpuPeak, AmxTierRunsBf16OnTiles) {
   if (!cpu_isa_available(CpuIsa::amx)) GTEST_SKIP() << "no amx tier on this CPU / OS";
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   auto& b = dynamic_cast<CpuBackend&>(*backend);
   b.set_isa(CpuIsa::amx);
   const PeakFn& fn = cpu_kernels(CpuIsa::amx).peak_bf16;
@@ -74,7 +73,7 @@ TEST(CpuPeak, PortableTierHasOnlyF32) {
   const char* old = std::getenv("BK_CPU_ISA");
   const std::string saved = old != nullptr ? old : "";
   setenv("BK_CPU_ISA", "portable", 1);
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   if (old != nullptr) {
     setenv("BK_CPU_ISA", saved.c_str(), 1);
   } else {
@@ -94,7 +93,7 @@ TEST(CpuPeak, PortableTierHasOnlyF32) {
 }
 
 TEST(CpuPeak, RejectsNonPositiveOrNonFiniteCounts) {
-  auto backend = cpu().init_backend();
+  auto backend = test::cpu_device().init_backend();
   for (double flops : {0.0, -1.0, std::nan("")}) {
     try {
       backend->run_peak_kernel(DType::F32, flops);

@@ -13,7 +13,7 @@
 namespace bk {
 namespace {
 
-constexpr const char* kSims =
+constexpr const char* kPassSims =
     "gpu0:ops=mul_mat+add+silu;gpu1:ops=all,reads=gpu0+host;host:type=cpu;"
     "off:ops=mul_mat,offload=mul_mat,offload_min_batch=1";
 
@@ -36,7 +36,7 @@ class Passes : public ::testing::Test {
     return *buffers_.back();
   }
 
-  test::SimDevices sims_{kSims};
+  test::SimDevices sims_{kPassSims};
   std::vector<SchedBackend> backends_;
   std::vector<TensorPin> pins_;
   std::vector<std::unique_ptr<Buffer>> buffers_;

@@ -17,7 +17,7 @@
 namespace bkctl {
 namespace {
 
-constexpr const char* kFooter =
+constexpr const char* kBenchFooter =
     "Tests (--op): peak, mul_mat, gemv, add, cpy, d2d, h2d, d2h, h2d_pinned, d2h_pinned,\n"
     "graph_latency, event_latency, graph. --size N: mul_mat runs N x N x N, gemv an N x N weight\n"
     "times one column (decode); memory tests move N*N f32 elements.\n"
@@ -38,10 +38,8 @@ constexpr const char* kFooter =
     "  bkctl bench --device CPU --plot roofline.svg\n"
     "  bkctl bench --device Vulkan0 --model tiny-llama-q4_k_m.gguf --check";
 
-[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
-
 int run_bench_command(const BenchArgs& args) {
-  if (args.json && args.csv) usage("give --json or --csv, not both");
+  if (args.json && args.csv) usage_error("give --json or --csv, not both");
   if (!args.logits.empty() || !args.tokens.empty()) return run_logits(args);
   const BenchPlan plan = make_plan(args);
   timing_options(args);  // reject a bad --budget or --timeout before anything runs
@@ -163,7 +161,7 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
   app->add_option("--tolerance", args->tolerance, "Allowed slowdown against --baseline, beyond noise")
       ->type_name("PCT")
       ->capture_default_str();
-  app->footer(kFooter);
+  app->footer(kBenchFooter);
   return {app, [args] { return run_bench_command(*args); }};
 }
 

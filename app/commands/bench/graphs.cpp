@@ -12,11 +12,6 @@
 #include "probe/model_graphs.h"
 
 namespace bkctl {
-namespace {
-
-constexpr uint64_t kSeed = 1;
-
-}  // namespace
 
 void profile_splits(bk::Scheduler& sched, bk::Graph& graph, double eval_seconds,
                     const bk::TimingOptions& timing, std::vector<SplitInfo>& splits) {
@@ -86,8 +81,9 @@ BenchResult run_graph_test(const BenchTest& test, DeviceContext& ctx) {
     bk::Scheduler sched(backends);
     const std::vector<size_t> device_of(bk::weights_in_use_order(graph).size(), 0);
     bk::WeightStore store;
-    const auto got = bk::evaluate_graph(graph, sched, {devices, device_of, kSeed, 1}, store);
-    for (const bk::verify::NmseCheck& check : bk::check_graph_outputs(graph, kSeed, got)) {
+    constexpr uint64_t kWeightSeed = 1;
+    const auto got = bk::evaluate_graph(graph, sched, {devices, device_of, kWeightSeed, 1}, store);
+    for (const bk::verify::NmseCheck& check : bk::check_graph_outputs(graph, kWeightSeed, got)) {
       if (!check.ok) {
         fail_check(result, "wrong result against the float64 reference: " + check.message);
         return;

@@ -20,8 +20,6 @@
 namespace bkctl {
 namespace {
 
-[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
-
 std::vector<int32_t> parse_tokens(const std::string& text, int64_t vocab) {
   std::vector<int32_t> ids;
   for (const std::string& item : bk::split(text, ',')) {
@@ -29,10 +27,10 @@ std::vector<int32_t> parse_tokens(const std::string& text, int64_t vocab) {
     int64_t id = -1;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), id);
     if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || id < 0 || id >= vocab)
-      usage(fmt::format("--tokens: '{}' is not a token id of this model (0 to {})", t, vocab - 1));
+      usage_error(fmt::format("--tokens: '{}' is not a token id of this model (0 to {})", t, vocab - 1));
     ids.push_back(static_cast<int32_t>(id));
   }
-  if (ids.empty()) usage("--tokens needs at least one token id, e.g. --tokens 1,260,300");
+  if (ids.empty()) usage_error("--tokens needs at least one token id, e.g. --tokens 1,260,300");
   return ids;
 }
 
@@ -55,7 +53,7 @@ ojson positions_json(const std::vector<double>& logits, const std::vector<int32_
 
 int run_logits(const BenchArgs& args) {
   if (args.model.empty() || args.tokens.empty())
-    usage("--logits needs --model FILE.gguf and --tokens LIST (the sequence to evaluate)");
+    usage_error("--logits needs --model FILE.gguf and --tokens LIST (the sequence to evaluate)");
   ReportFile report(args.logits, "--logits");  // a bad path fails before any work
   const bk::GgufFile file = bk::GgufFile::open(args.model);
   const bk::LlamaParams params = bk::llama_params(file);

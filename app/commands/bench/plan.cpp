@@ -9,12 +9,11 @@
 #include "bk/strings.h"
 #include "bk/units.h"
 #include "commands/bench/cli.h"
+#include "exit_codes.h"
 #include "probe/model_graphs.h"
 
 namespace bkctl {
 namespace {
-
-[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
 
 // Sides: mul_mat is side^3 (M = N = K); gemv is a side x side weight times one column, decode's
 // shape, bound by reading the weight (4096: 64 MiB of f32, past every cache); bandwidth and
@@ -75,7 +74,7 @@ std::vector<int64_t> parse_sides(const std::string& text) {
     char* end = nullptr;
     const long long v = std::strtoll(item.c_str(), &end, 10);
     if (end != item.c_str() + item.size() || v < 16 || v > 16384) {
-      usage(
+      usage_error(
           fmt::format("--size '{}' is not a side between 16 and 16384 (mul_mat runs side^3, memory tests "
                       "move side^2 f32 elements), e.g. --size 256,1024",
                       item));
@@ -100,7 +99,7 @@ double parse_tolerance(const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(t.c_str(), &end);
   if (t.empty() || end != t.c_str() + t.size() || !(v >= 0)) {
-    usage(fmt::format("--tolerance '{}' is not a percentage like 10%", text));
+    usage_error(fmt::format("--tolerance '{}' is not a percentage like 10%", text));
   }
   return percent || v >= 1 ? v / 100 : v;
 }
@@ -117,11 +116,11 @@ bk::TimingOptions timing_options(const BenchArgs& args) {
   char* end = nullptr;
   const double v = std::strtod(t.c_str(), &end);
   if (t.empty() || end != t.c_str() + t.size() || !(v > 0) || v * scale > 60) {
-    usage(fmt::format("--budget '{}' is not a time per test between 0 and 60 s, e.g. 0.5s or 200ms",
-                      args.budget));
+    usage_error(fmt::format("--budget '{}' is not a time per test between 0 and 60 s, e.g. 0.5s or 200ms",
+                            args.budget));
   }
   if (args.warmup < 0 || args.warmup > 100)
-    usage(fmt::format("--warmup {} is not between 0 and 100", args.warmup));
+    usage_error(fmt::format("--warmup {} is not between 0 and 100", args.warmup));
   bk::TimingOptions options;
   options.budget_s = v * scale;
   options.warmup = args.warmup;
@@ -134,7 +133,7 @@ BenchPlan model_plan(const BenchArgs& args) {
   BenchPlan plan;
   for (const std::string& op : split_list(args.ops.empty() ? "pp,tg" : args.ops)) {
     if (op != "pp" && op != "tg")
-      usage(fmt::format("--op '{}' with --model: the model tests are pp and tg", op));
+      usage_error(fmt::format("--op '{}' with --model: the model tests are pp and tg", op));
     plan.tests.push_back({"model", op, "", op == "pp" ? args.pp : args.tg, name});
   }
   return plan;
@@ -146,13 +145,13 @@ BenchPlan make_plan(const BenchArgs& args) {
   std::vector<std::string> ops = split_list(args.ops);
   for (const std::string& op : ops) {
     if (std::find(names.begin(), names.end(), op) == names.end())
-      usage(fmt::format("--op '{}' is not a bench test; tests: {}", op, fmt::join(names, ", ")));
+      usage_error(fmt::format("--op '{}' is not a bench test; tests: {}", op, fmt::join(names, ", ")));
   }
   std::vector<std::string> dtypes = split_list(args.dtypes);
   for (const std::string& d : dtypes) {
     if (std::find(kDtypes.begin(), kDtypes.end(), d) == kDtypes.end() && !quantized_name(d)) {
-      usage(fmt::format("--dtype '{}' is not one of {}, {}", d, fmt::join(kDtypes, ", "),
-                        fmt::join(kQuantizedDtypes, ", ")));
+      usage_error(fmt::format("--dtype '{}' is not one of {}, {}", d, fmt::join(kDtypes, ", "),
+                              fmt::join(kQuantizedDtypes, ", ")));
     }
   }
   if (dtypes.empty()) dtypes = kDtypes;
@@ -161,7 +160,7 @@ BenchPlan make_plan(const BenchArgs& args) {
   if (!args.graph.empty()) {
     const std::string g = bk::to_lower(bk::trim(args.graph));
     if (std::find(graphs.begin(), graphs.end(), g) == graphs.end())
-      usage(fmt::format("--graph '{}' is not one of {}", args.graph, fmt::join(graphs, ", ")));
+      usage_error(fmt::format("--graph '{}' is not one of {}", args.graph, fmt::join(graphs, ", ")));
     graphs = {g};
     if (ops.empty()) ops = {"graph"};  // --graph alone: just the graph
   }
@@ -189,7 +188,7 @@ BenchPlan make_plan(const BenchArgs& args) {
       const int64_t block = quantized_name(d) ? bk::dtype_block(*bk::dtype_from_name(d)) : 1;
       for (int64_t s : op_sides) {
         if (s % block != 0) {
-          usage(
+          usage_error(
               fmt::format("--size {} for {} {}: a {} row is whole blocks of {} elements; give sizes that "
                           "are multiples of {}",
                           s, def.name, d, d, block, block));

@@ -47,8 +47,6 @@ std::string axes_svg(const Frame& f) {
   return grid + "</g>\n" + ticks;
 }
 
-std::string device_attr(const Series& s) { return xml_escape(s.roof.device); }
-
 // A dtype's horizontal roof, from where it meets the bandwidth slope to the right edge.
 std::string ceiling_line(const Series& s, const Ceiling& c, const Frame& f, Placer& placer) {
   const double knee = s.roof.bandwidth > 0 ? c.gflops / s.roof.bandwidth : f.x.lo;
@@ -166,6 +164,8 @@ std::string area_svg(const Frame& f, bool frame) {
 }
 
 }  // namespace
+
+std::string device_attr(const Series& s) { return xml_escape(s.roof.device); }
 
 Chart draw_chart(const ChartSpec& spec) {
   const Block legend = legend_svg(legend_items(spec), kPlotLeft, kChartWidth - 12, kLegendTop);

@@ -18,6 +18,9 @@ struct Series {
   int shape = 0;  // marker shape, fixed per device across the charts
 };
 
+// The series' device name, escaped for an SVG attribute.
+std::string device_attr(const Series& s);
+
 struct ChartSpec {
   std::string title;
   bool overlay = false;  // several devices: labels name the device, the legend lists them

@@ -13,10 +13,7 @@
 namespace bkctl::roofline {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLabelStep = 13;  // between the column's labels' baselines
-
-std::string device_attr(const Series& s) { return xml_escape(s.roof.device); }
 
 double distance(const Rect& r, double x, double y) {
   return std::hypot(std::max({r.x0 - x, 0.0, x - r.x1}), std::max({r.y0 - y, 0.0, y - r.y1}));
@@ -74,8 +71,9 @@ std::vector<TextSpot> slope_spots(const Series& s, const Frame& f, const std::st
 // How far `box` is from a series' slope, in pixels (sampled along it: close enough to compare).
 double distance_to_slope(const Rect& box, const Series& s, const Frame& f) {
   const Slope slope = slope_of(s, f);
-  if (!slope.visible()) return kInf;
-  double nearest = kInf;
+  constexpr double kFar = std::numeric_limits<double>::infinity();
+  if (!slope.visible()) return kFar;
+  double nearest = kFar;
   for (int i = 0; i <= 64; ++i) {
     const double ai = slope.from * std::pow(slope.to / slope.from, i / 64.0);
     nearest = std::min(nearest, distance(box, f.x.px(ai), f.y.px(s.roof.bandwidth * ai)));

@@ -19,7 +19,7 @@
 namespace bkctl {
 namespace {
 
-constexpr const char* kFooter =
+constexpr const char* kSchedFooter =
     "Graphs: mlp, attention, transformer (a llama-like decoder), or --graph-file FILE.json\n"
     "(schema bk.graph/v1: 'bkctl schema graph'; format in docs/sched.md). Example files are in\n"
     "docs/examples/ of the source, /usr/share/doc/bkctl/examples/ once installed.\n"
@@ -146,7 +146,7 @@ Command add_sched_command(CLI::App& parent) {
                   "Give up finding the devices, or with --run computing, after this long (exit 5)")
       ->type_name("DUR")
       ->capture_default_str();
-  app->footer(kFooter);
+  app->footer(kSchedFooter);
   return {app, [app, args] {
             args->batch_set = app->count("--batch") > 0;
             return run_sched(*args);

@@ -24,23 +24,23 @@ namespace {
 constexpr int64_t kDefaultModelContext = 4096;
 constexpr int kDefaultModelBatch = 512;
 
-[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
-
 void check_model_args(const SchedArgs& a) {
   const auto refuse = [](bool given, const char* option, const char* instead) {
-    if (given) usage(fmt::format("--model plans a GGUF model; {} does not apply to it{}", option, instead));
+    if (given)
+      usage_error(fmt::format("--model plans a GGUF model; {} does not apply to it{}", option, instead));
   };
   refuse(!a.graph.empty() || !a.graph_file.empty(), "--graph / --graph-file", "");
   refuse(a.run, "--run", " (bkctl bench --model FILE --check computes a model with its weights)");
   refuse(!a.pins.empty(), "--pin", " (place layers with --weights-on, --weights-split or --fit)");
   if (a.fit && (!a.weights_on.empty() || !a.weights_split.empty()))
-    usage("--fit chooses where the layers go; give it without --weights-on and --weights-split");
-  if (a.ctx < 0) usage(fmt::format("--ctx must be 0 (the model's) or a number of tokens, got {}", a.ctx));
+    usage_error("--fit chooses where the layers go; give it without --weights-on and --weights-split");
+  if (a.ctx < 0)
+    usage_error(fmt::format("--ctx must be 0 (the model's) or a number of tokens, got {}", a.ctx));
 }
 
 size_t parse_margin(const std::string& text) {
   const std::optional<size_t> size = bk::parse_size(text);
-  if (!size) usage(fmt::format("--margin '{}' is not a size (e.g. 512MiB, 1GiB, 0)", text));
+  if (!size) usage_error(fmt::format("--margin '{}' is not a size (e.g. 512MiB, 1GiB, 0)", text));
   return *size;
 }
 
@@ -49,7 +49,7 @@ bk::LlamaShape model_shape(const SchedArgs& a, const bk::LlamaParams& p) {
   s.ctx = a.ctx > 0 ? a.ctx : std::min(p.train_ctx, kDefaultModelContext);
   s.tokens = a.batch_set ? a.model.batch : std::min<int64_t>(kDefaultModelBatch, s.ctx);
   if (s.tokens < 1 || s.tokens > s.ctx)
-    usage(fmt::format("--batch {} must be 1 to the context, --ctx {}", s.tokens, s.ctx));
+    usage_error(fmt::format("--batch {} must be 1 to the context, --ctx {}", s.tokens, s.ctx));
   s.past = s.ctx - s.tokens;
   return s;
 }

@@ -10,8 +10,6 @@
 namespace bkctl {
 namespace {
 
-constexpr uint64_t kSeed = 1;
-
 // What --run takes on one device, by part.
 struct DeviceNeed {
   size_t weights = 0;
@@ -71,9 +69,10 @@ bool RunResult::ok() const noexcept {
 RunResult run_against_reference(SchedSession& session, bk::Scheduler& sched) {
   const std::vector<bk::Device*> devices = session.backend_devices();
   bk::WeightStore store;
-  const bk::GraphRun run{devices, session.weight_device_of, kSeed, 1};
+  constexpr uint64_t kWeightSeed = 1;
+  const bk::GraphRun run{devices, session.weight_device_of, kWeightSeed, 1};
   const auto got = bk::evaluate_graph(session.graph, sched, run, store);
-  const std::vector<bk::verify::NmseCheck> checks = bk::check_graph_outputs(session.graph, kSeed, got);
+  const std::vector<bk::verify::NmseCheck> checks = bk::check_graph_outputs(session.graph, kWeightSeed, got);
   RunResult result;
   for (size_t i = 0; i < got.size(); ++i) {
     result.limit = checks[i].limit;

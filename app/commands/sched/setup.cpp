@@ -10,6 +10,7 @@
 #include "bk/error.h"
 #include "bk/strings.h"
 #include "commands/sched/cli.h"
+#include "exit_codes.h"
 #include "probe/graph_data.h"
 #include "probe/graph_file.h"
 
@@ -34,17 +35,15 @@ std::string example_names(const bk::Graph& graph) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-[[noreturn]] void usage(const std::string& what) { throw bk::Error(bk::ErrorCode::invalid_argument, what); }
-
 constexpr int kMaxCopies = 16;
 
 void check_args(const SchedArgs& args) {
-  if (!args.graph.empty() && !args.graph_file.empty()) usage("give --graph or --graph-file, not both");
+  if (!args.graph.empty() && !args.graph_file.empty()) usage_error("give --graph or --graph-file, not both");
   if (!args.weights_on.empty() && !args.weights_split.empty())
-    usage("give --weights-on or --weights-split, not both");
+    usage_error("give --weights-on or --weights-split, not both");
   // Each copy is a whole set of split inputs in memory; beyond a few nothing overlaps more.
   if (args.copies < 1 || args.copies > kMaxCopies)
-    usage(fmt::format("--copies must be 1 to {}, got {}", kMaxCopies, args.copies));
+    usage_error(fmt::format("--copies must be 1 to {}, got {}", kMaxCopies, args.copies));
 }
 
 }  // namespace
@@ -57,17 +56,17 @@ std::vector<bk::Device*> pick_devices(const std::string& list, const bk::Registr
     }
   } else {
     for (const std::string& name : bk::split(list, ',')) {
-      if (bk::trim(name).empty()) usage(fmt::format("--devices '{}' has an empty name", list));
+      if (bk::trim(name).empty()) usage_error(fmt::format("--devices '{}' has an empty name", list));
       devices.push_back(&registry.device(bk::trim(name)));  // not_found: the list and failed plugins
     }
   }
   bk::Device& cpu = registry.device("CPU");
   for (size_t i = 0; i < devices.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
-      if (devices[i] == devices[j]) usage(fmt::format("--devices names {} twice", devices[i]->name()));
+      if (devices[i] == devices[j]) usage_error(fmt::format("--devices names {} twice", devices[i]->name()));
     }
     if (devices[i] == &cpu && i + 1 != devices.size()) {
-      usage("--devices: the CPU must come last (it is the fallback for every op)");
+      usage_error("--devices: the CPU must come last (it is the fallback for every op)");
     }
   }
   if (devices.empty() || devices.back() != &cpu) devices.push_back(&cpu);
@@ -81,8 +80,8 @@ size_t device_index(const std::vector<std::unique_ptr<bk::Backend>>& backends, c
   }
   std::vector<std::string> names;
   for (const auto& b : backends) names.push_back(b->device().name());
-  usage(fmt::format("{}: '{}' is not one of the scheduled devices ({}); add it to --devices", option,
-                    bk::trim(name), fmt::join(names, ", ")));
+  usage_error(fmt::format("{}: '{}' is not one of the scheduled devices ({}); add it to --devices", option,
+                          bk::trim(name), fmt::join(names, ", ")));
 }
 
 std::vector<double> parse_fractions(const std::string& text, size_t count) {
@@ -92,15 +91,15 @@ std::vector<double> parse_fractions(const std::string& text, size_t count) {
     const std::string t = bk::trim(item);
     const double f = std::strtod(t.c_str(), &end);
     if (t.empty() || end != t.c_str() + t.size())
-      usage(fmt::format("--weights-split: '{}' is not a number", t));
-    if (!std::isfinite(f) || f < 0) usage(fmt::format("--weights-split: '{}' is not a share >= 0", t));
+      usage_error(fmt::format("--weights-split: '{}' is not a number", t));
+    if (!std::isfinite(f) || f < 0) usage_error(fmt::format("--weights-split: '{}' is not a share >= 0", t));
     fractions.push_back(f);
   }
   const double total = std::accumulate(fractions.begin(), fractions.end(), 0.0);
   if (!std::isfinite(total) || total <= 0)
-    usage(fmt::format("--weights-split '{}': the shares must add up to a finite number above 0", text));
+    usage_error(fmt::format("--weights-split '{}': the shares must add up to a finite number above 0", text));
   if (fractions.size() != count) {
-    usage(
+    usage_error(
         fmt::format("--weights-split has {} fractions for {} devices; give one per device in --devices order "
                     "(the CPU last), e.g. {}",
                     fractions.size(), count, count == 2 ? "0.5,0.5" : "0.4,0.4,0.2"));
@@ -111,7 +110,7 @@ std::vector<double> parse_fractions(const std::string& text, size_t count) {
 SchedSession::SchedSession(const SchedArgs& options, const bk::Registry& registry) : args(options) {
   check_args(args);
   const std::optional<bk::DType> dtype = bk::dtype_from_name(args.dtype);
-  if (!dtype) usage(fmt::format("--dtype '{}' is not one of f32, f16, bf16", args.dtype));
+  if (!dtype) usage_error(fmt::format("--dtype '{}' is not one of f32, f16, bf16", args.dtype));
   args.model.dtype = *dtype;
   if (args.graph.empty() && args.graph_file.empty()) args.graph = "transformer";
   graph = build_graph();
@@ -126,10 +125,10 @@ SchedSession::SchedSession(const SchedArgs& options, const bk::Registry& registr
   }
   for (const std::string& pin : args.pins) {
     const size_t eq = pin.find('=');
-    if (eq == std::string::npos || eq == 0) usage(fmt::format("--pin '{}' must be NAME=DEVICE", pin));
+    if (eq == std::string::npos || eq == 0) usage_error(fmt::format("--pin '{}' must be NAME=DEVICE", pin));
     const std::string name = pin.substr(0, eq);
     if (graph.find(name) == nullptr) {
-      usage(
+      usage_error(
           fmt::format("--pin: the graph has no tensor named '{}' (its names include {}; --verbose lists "
                       "them all)",
                       name, example_names(graph)));

@@ -51,14 +51,11 @@ struct SmokeArgs {
   std::string prom;
 };
 
-[[noreturn]] void usage(const std::string& message) {
-  throw bk::Error(bk::ErrorCode::invalid_argument, message);
-}
-
 // A percentage option ("10%") as a fraction; a usage error naming `example` otherwise.
 double required_percent(const std::string& text, const char* option, const char* example) {
   const std::optional<double> share = bk::parse_percent(text, option);
-  if (!share) usage(fmt::format("invalid {} '{}': expected a percentage such as {}", option, text, example));
+  if (!share)
+    usage_error(fmt::format("invalid {} '{}': expected a percentage such as {}", option, text, example));
   return *share;
 }
 
@@ -81,7 +78,7 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   if (!options.memory_share) {
     const std::optional<size_t> mem = bk::parse_size(args.mem);
     if (!mem || *mem < 8) {
-      usage(
+      usage_error(
           fmt::format("invalid --mem '{}': expected a size of at least 8 bytes such as 8MiB or 256MiB, or a "
                       "share of free memory such as 90%",
                       args.mem));
@@ -92,7 +89,7 @@ SmokeOptions parse_options(const SmokeArgs& args) {
   options.outlier = required_percent(args.outlier, "--outlier", "15%");
   const std::optional<size_t> interconnect = bk::parse_size(args.interconnect);
   if (!interconnect) {
-    usage(fmt::format(
+    usage_error(fmt::format(
         "invalid --interconnect '{}': expected a message size such as 64MiB, or 0 to skip the check",
         args.interconnect));
   }

@@ -17,8 +17,6 @@
 namespace bk {
 namespace {
 
-const char* label(const Tensor& t) { return t.name.empty() ? "(unnamed)" : t.name.c_str(); }
-
 // The device address of [offset, offset + size) inside the tensor, checked like Buffer's own
 // accessors check it.
 char* checked_address(const Tensor& tensor, size_t offset, size_t size, const char* what) {
@@ -28,7 +26,7 @@ char* checked_address(const Tensor& tensor, size_t offset, size_t size, const ch
     throw Error(
         ErrorCode::invalid_argument,
         fmt::format("{}: bytes [{}, {}) are outside tensor '{}' of {} bytes ({} {}) in '{}' of {} bytes",
-                    what, offset, offset + size, label(tensor), nbytes, dtype_name(tensor.type),
+                    what, offset, offset + size, tensor.label(), nbytes, dtype_name(tensor.type),
                     tensor.shape_string(), tensor.buffer->type().name(), tensor.buffer->size()));
   }
   return static_cast<char*>(tensor.data) + offset;
@@ -81,7 +79,7 @@ void CudaBackend::set_tensor_async(Tensor& tensor, const void* src, size_t offse
   if (size == 0) return;
   CudaDeviceScope scope(device_.ordinal(), device_.name());
   cuda_check(cudaMemcpyAsync(dst, src, size, cudaMemcpyHostToDevice, stream_.handle), "cudaMemcpyAsync",
-             device_.name(), fmt::format("(host to device, {} bytes into '{}')", size, label(tensor)));
+             device_.name(), fmt::format("(host to device, {} bytes into '{}')", size, tensor.label()));
 }
 
 void CudaBackend::get_tensor_async(const Tensor& tensor, void* dst, size_t offset, size_t size) {
@@ -94,7 +92,7 @@ void CudaBackend::get_tensor_async(const Tensor& tensor, void* dst, size_t offse
   if (size == 0) return;
   CudaDeviceScope scope(device_.ordinal(), device_.name());
   cuda_check(cudaMemcpyAsync(dst, src, size, cudaMemcpyDeviceToHost, stream_.handle), "cudaMemcpyAsync",
-             device_.name(), fmt::format("(device to host, {} bytes from '{}')", size, label(tensor)));
+             device_.name(), fmt::format("(device to host, {} bytes from '{}')", size, tensor.label()));
 }
 
 bool CudaBackend::copy_tensor_async(Backend& src_backend, const Tensor& src, Tensor& dst) {
@@ -104,8 +102,8 @@ bool CudaBackend::copy_tensor_async(Backend& src_backend, const Tensor& src, Ten
   const size_t n = src.nbytes();
   if (n != dst.nbytes()) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("copy_tensor_async on {}: '{}' has {} bytes but '{}' has {}", name(), label(src),
-                            n, label(dst), dst.nbytes()));
+                fmt::format("copy_tensor_async on {}: '{}' has {} bytes but '{}' has {}", name(), src.label(),
+                            n, dst.label(), dst.nbytes()));
   }
   const char* s = checked_address(src, 0, n, "copy_tensor_async");
   char* d = checked_address(dst, 0, n, "copy_tensor_async");

@@ -21,8 +21,6 @@ using cuda::KBinary;
 using cuda::KTensor;
 using cuda::KUnary;
 
-const char* label(const Tensor& t) { return t.name.empty() ? "(unnamed)" : t.name.c_str(); }
-
 }  // namespace
 
 KTensor cuda_ktensor(const Tensor& t) noexcept {
@@ -42,7 +40,7 @@ void cuda_compute_node(CudaBackend& backend, const Tensor& node) {
     throw Error(
         ErrorCode::unsupported,
         fmt::format("{} cannot compute node '{}' ({} {} {}): {}; run it on another device", device.name(),
-                    label(node), op_name(node.op), dtype_name(node.type), node.shape_string(), why));
+                    node.label(), op_name(node.op), dtype_name(node.type), node.shape_string(), why));
   }
   for (const Tensor* t : std::initializer_list<const Tensor*>{&node, node.src[0], node.src[1], node.src[2]}) {
     if (t != nullptr && !device.holds(*t)) {
@@ -51,7 +49,7 @@ void cuda_compute_node(CudaBackend& backend, const Tensor& node) {
           fmt::format(
               "{} cannot compute node '{}' ({}): tensor '{}' is in {}, not in {}'s memory; allocate it "
               "from {}'s buffer type or copy it there first",
-              device.name(), label(node), op_name(node.op), label(*t),
+              device.name(), node.label(), op_name(node.op), t->label(),
               t->buffer != nullptr ? fmt::format("buffer type '{}'", t->buffer->type().name())
                                    : std::string("no buffer"),
               device.name(), device.name()));
@@ -107,7 +105,7 @@ void cuda_compute_node(CudaBackend& backend, const Tensor& node) {
       break;
   }
   cuda_check(err, "kernel launch", device.name(),
-             fmt::format("for node '{}' ({} {})", label(node), op_name(node.op), node.shape_string()));
+             fmt::format("for node '{}' ({} {})", node.label(), op_name(node.op), node.shape_string()));
 }
 
 }  // namespace bk

@@ -20,8 +20,6 @@
 namespace bk {
 namespace {
 
-const char* label(const Tensor& t) { return t.name.empty() ? "(unnamed)" : t.name.c_str(); }
-
 // The byte offset in `buffer` of [offset, offset + size) inside the tensor, checked like
 // Buffer's own accessors check it.
 size_t checked_offset(const VulkanBuffer& buffer, const Tensor& tensor, size_t offset, size_t size,
@@ -32,7 +30,7 @@ size_t checked_offset(const VulkanBuffer& buffer, const Tensor& tensor, size_t o
     throw Error(
         ErrorCode::invalid_argument,
         fmt::format("{}: bytes [{}, {}) are outside tensor '{}' of {} bytes ({} {}) in '{}' of {} bytes",
-                    what, offset, offset + size, label(tensor), nbytes, dtype_name(tensor.type),
+                    what, offset, offset + size, tensor.label(), nbytes, dtype_name(tensor.type),
                     tensor.shape_string(), buffer.type().name(), buffer.size()));
   }
   return at;
@@ -93,8 +91,8 @@ bool VulkanBackend::copy_tensor_async(Backend& src_backend, const Tensor& src, T
   const size_t n = src.nbytes();
   if (n != dst.nbytes()) {
     throw Error(ErrorCode::invalid_argument,
-                fmt::format("copy_tensor_async on {}: '{}' has {} bytes but '{}' has {}", name(), label(src),
-                            n, label(dst), dst.nbytes()));
+                fmt::format("copy_tensor_async on {}: '{}' has {} bytes but '{}' has {}", name(), src.label(),
+                            n, dst.label(), dst.nbytes()));
   }
   if (const VulkanBuffer* from = vulkan_buffer_of(src.buffer, ctx_)) {
     const size_t src_at = checked_offset(*from, src, 0, n, "copy_tensor_async");
@@ -146,7 +144,7 @@ void VulkanBackend::compute(Graph& graph) {
     const std::string why = device_.unsupported_reason(*node);
     if (!why.empty()) {
       throw Error(ErrorCode::unsupported,
-                  fmt::format("{} cannot compute node '{}': {}", name(), label(*node), why));
+                  fmt::format("{} cannot compute node '{}': {}", name(), node->label(), why));
     }
   }
   VulkanRecorder recorder(ctx_, stream_, descriptors_);

@@ -20,8 +20,6 @@ namespace {
 // is large on lavapipe), the kernels stride over the rest.
 constexpr uint64_t kMaxRowBlocks = 256;
 
-const char* label(const Tensor& t) { return t.name.empty() ? "(unnamed)" : t.name.c_str(); }
-
 struct Binding {
   VkDescriptorBufferInfo range{};
   uint32_t first_element = 0;
@@ -32,7 +30,7 @@ Binding resolve(const VulkanContext& ctx, const Tensor& t) {
   if (buffer == nullptr || buffer->allocation() == nullptr) {
     throw Error(ErrorCode::unsupported,
                 fmt::format("{}: tensor '{}' is not in a buffer of this device; kernels read only {} buffers",
-                            ctx.name(), label(t), ctx.name()));
+                            ctx.name(), t.label(), ctx.name()));
   }
   const size_t at = buffer->offset_of(t);
   const size_t size = t.nbytes();
@@ -42,7 +40,7 @@ Binding resolve(const VulkanContext& ctx, const Tensor& t) {
                 fmt::format("{}: tensor '{}' ({} bytes at offset {}) crosses a {}-byte memory chunk boundary "
                             "of its buffer; kernels bind one chunk (place it inside one, or raise "
                             "BK_VULKAN_MAX_CHUNK)",
-                            ctx.name(), label(t), size, at, buffer->allocation()->chunk_size()));
+                            ctx.name(), t.label(), size, at, buffer->allocation()->chunk_size()));
   }
   const VkPhysicalDeviceLimits& limits = ctx.info().props.limits;
   const size_t align = std::max<size_t>(limits.minStorageBufferOffsetAlignment, 1);
@@ -54,7 +52,7 @@ Binding resolve(const VulkanContext& ctx, const Tensor& t) {
     throw Error(ErrorCode::unsupported,
                 fmt::format("{}: tensor '{}' needs a {}-byte storage binding, above the device's "
                             "maxStorageBufferRange of {}",
-                            ctx.name(), label(t), range, limits.maxStorageBufferRange));
+                            ctx.name(), t.label(), range, limits.maxStorageBufferRange));
   }
   Binding b;
   b.range = {piece->chunk->buffer(), base, range};
@@ -125,7 +123,7 @@ Read bind_read(const VulkanContext& ctx, VulkanDescriptorArena& descriptors, Vul
   if (!texel) {
     throw Error(ErrorCode::unsupported,
                 fmt::format("{}: kernel '{}' reads tensor '{}' as texels, which it cannot bind", ctx.name(),
-                            vulkan_kernel_name(kernel), label(t)));
+                            vulkan_kernel_name(kernel), t.label()));
   }
   read.view = descriptors.texel_view(texel->buffer, texel->offset, texel->range, texel->format);
   read.storage.first_element = texel->first_element;

@@ -13,8 +13,6 @@
 namespace bk {
 namespace {
 
-constexpr int64_t kSegment = 8192;
-
 int32_t gather_index(const Tensor& node, const Tensor& table, const Tensor& ids, RowIndex r) {
   int32_t v;
   std::memcpy(&v, element_ptr(ids, r.i1, {r.i2, r.i3, 0}), sizeof v);
@@ -54,7 +52,7 @@ void copy_segment(const CpuKernels& k, const Tensor& src, const Tensor& dst, Row
 }
 
 void copy_same_shape(KernelContext& ctx, const Tensor& src, const Tensor& dst) {
-  const int64_t len = std::min<int64_t>(std::max<int64_t>(dst.ne[0], 1), kSegment);
+  const int64_t len = std::min<int64_t>(std::max<int64_t>(dst.ne[0], 1), kRowSegment);
   const int64_t per_row = (dst.ne[0] + len - 1) / len;
   const int64_t units = per_row * dst.nrows();
   const int64_t tasks = task_count(units, len, ctx.threads());
@@ -72,7 +70,7 @@ void copy_same_shape(KernelContext& ctx, const Tensor& src, const Tensor& dst) {
 void copy_reshaped(KernelContext& ctx, const Tensor& src, const Tensor& dst) {
   const int64_t n = dst.nelements();
   const bool flat = src.is_contiguous() && dst.is_contiguous();
-  const int64_t tasks = task_count((n + kSegment - 1) / kSegment, kSegment, ctx.threads());
+  const int64_t tasks = task_count((n + kRowSegment - 1) / kRowSegment, kRowSegment, ctx.threads());
   ctx.parallel(tasks, [&](int64_t task, int /*thread*/) {
     const Range range = split_range(n, tasks, task);
     if (flat) {
@@ -90,7 +88,7 @@ void copy_reshaped(KernelContext& ctx, const Tensor& src, const Tensor& dst) {
 
 size_t cpu_copy_work_size(const Tensor& node, const CpuKernels& /*k*/, int threads) {
   return static_cast<size_t>(threads) *
-         scratch_block_bytes(std::min<int64_t>(std::max<int64_t>(node.ne[0], 1), kSegment));
+         scratch_block_bytes(std::min<int64_t>(std::max<int64_t>(node.ne[0], 1), kRowSegment));
 }
 
 void cpu_op_copy(KernelContext& ctx, const Tensor& node) {

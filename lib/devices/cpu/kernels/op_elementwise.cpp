@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// add, mul (b broadcast over a), scale, silu, gelu. Work is cut into row segments of at most
-// kSegment elements, so one long row (ADD on 64M floats) still spreads over every thread.
+// add, mul (b broadcast over a), scale, silu, gelu, over row segments (kRowSegment).
 #include <algorithm>
 #include <cstring>
 
@@ -11,8 +10,6 @@
 namespace bk {
 namespace {
 
-constexpr int64_t kSegment = 8192;
-
 struct Segments {
   int64_t per_row;
   int64_t count;
@@ -20,7 +17,7 @@ struct Segments {
 };
 
 Segments segments_of(const Tensor& node) {
-  const int64_t length = std::min<int64_t>(std::max<int64_t>(node.ne[0], 1), kSegment);
+  const int64_t length = std::min<int64_t>(std::max<int64_t>(node.ne[0], 1), kRowSegment);
   const int64_t per_row = (node.ne[0] + length - 1) / length;
   return {per_row, per_row * node.nrows(), length};
 }

@@ -52,6 +52,10 @@ size_t cpu_copy_work_size(const Tensor& node, const CpuKernels& k, int threads);
 void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node);
 size_t cpu_mul_mat_work_size(const Tensor& node, const CpuKernels& k, int threads);
 
+// Element-wise work and copies cut rows into segments of at most this many elements, so that one
+// long row (ADD on 64M floats) still spreads over every thread.
+inline constexpr int64_t kRowSegment = 8192;
+
 // Per-thread scratch: the `index`-th block of `floats` floats of thread `thread`'s share, when
 // every thread's share is `blocks` such blocks (64-byte aligned each).
 inline size_t scratch_block_bytes(int64_t floats) noexcept {
