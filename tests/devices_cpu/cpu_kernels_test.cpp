@@ -173,7 +173,8 @@ TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
 
 // The decode paths (2-32 columns; on the avx512 tiers f32 at 5-32 columns packed with phases 2
 // or 1, the rest dot tiles): every column-group remainder, rows that are not a multiple of a tile
-// or block, and k below, at and past the 16-wide steps and the 512-long chunks.
+// or block, and k below, at and past the 16-wide steps and the 512- and 1024-long chunks (avx512,
+// avx2).
 TEST_P(CpuTier, MulMatDecodeEdgesMatchDouble) {
   for (int64_t n : {2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 22, 24, 25, 31, 32}) {
     check_mul_mat(GetParam(), DType::F32, 21, n, 33, 2);

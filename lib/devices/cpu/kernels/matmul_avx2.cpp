@@ -135,16 +135,17 @@ void pack_w(const void* w, size_t w_stride, int64_t rows, int64_t k0, int64_t kc
   }
 }
 
-// R W rows times C X rows over k, written to c[i * ldc + j].
+// R W rows times C X rows over k in [k0, k1), written to c[i * ldc + j], or added to it when
+// `accumulate`. Elements past the last multiple of 8 go one by one.
 template <int R, int C, W8 Load8, W1 Load1>
-void dot_block(const unsigned char* w, size_t w_stride, const float* x, int64_t x_stride, int64_t k, float* c,
-               int64_t ldc) {
+void dot_block(const unsigned char* w, size_t w_stride, const float* x, int64_t x_stride, int64_t k0,
+               int64_t k1, float* c, int64_t ldc, bool accumulate) {
   __m256 acc[R][C];
   for (int r = 0; r < R; ++r) {
     for (int q = 0; q < C; ++q) acc[r][q] = _mm256_setzero_ps();
   }
-  int64_t kk = 0;
-  for (; kk + 8 <= k; kk += 8) {
+  int64_t kk = k0;
+  for (; kk + 8 <= k1; kk += 8) {
     __m256 xv[C];
     for (int q = 0; q < C; ++q) xv[q] = _mm256_loadu_ps(x + q * x_stride + kk);
     for (int r = 0; r < R; ++r) {
@@ -157,43 +158,57 @@ void dot_block(const unsigned char* w, size_t w_stride, const float* x, int64_t 
     for (int q = 0; q < C; ++q) {
       const float* xr = x + q * x_stride;
       float sum = hsum(acc[r][q]);
-      for (int64_t t = kk; t < k; ++t) sum += Load1(row, t) * xr[t];
-      c[q * ldc + r] = sum;
+      for (int64_t t = kk; t < k1; ++t) sum += Load1(row, t) * xr[t];
+      c[q * ldc + r] = accumulate ? c[q * ldc + r] + sum : sum;
     }
   }
 }
 
-// Rows of W in blocks of R for one group of C X rows.
+// Rows of W in blocks of R for one group of C X rows, over k in [k0, k1).
 template <int R, int C, W8 Load8, W1 Load1>
-void dot_rows(const unsigned char* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride, int64_t k,
-              float* c, int64_t ldc) {
+void dot_rows(const unsigned char* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride,
+              int64_t k0, int64_t k1, float* c, int64_t ldc, bool accumulate) {
   int64_t j = 0;
   for (; j + R <= m; j += R) {
-    dot_block<R, C, Load8, Load1>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k, c + j,
-                                  ldc);
+    dot_block<R, C, Load8, Load1>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k0, k1, c + j,
+                                  ldc, accumulate);
   }
   for (; j < m; ++j)
-    dot_block<1, C, Load8, Load1>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k, c + j,
-                                  ldc);
+    dot_block<1, C, Load8, Load1>(w + static_cast<size_t>(j) * w_stride, w_stride, x, x_stride, k0, k1, c + j,
+                                  ldc, accumulate);
 }
+
+// Elements of k per pass over a block of W rows when more than one group of X rows reads it:
+// the block's chunk (64 rows x 4 KiB) and X's (at most 128 KiB) then stay in a 512 KiB L2
+// between the groups. Over whole rows the block outgrew L2 from k = 2048 on (k = 8192 where L2
+// is 2 MiB) and each group read it from memory again (docs/performance.md, 2026-12-07).
+constexpr int64_t kDotChunk = 1024;
 
 template <W8 Load8, W1 Load1>
 void gemv(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride, int64_t n, int64_t k,
           float* c, int64_t ldc) {
   const auto* base = static_cast<const unsigned char*>(w);
-  // W is streamed once per group of X rows; blocks of 64 W rows keep it in L1/L2 across the
-  // groups, so memory sees each weight once.
+  // W is streamed once per group of X rows; blocks of 64 W rows, chunk by chunk of k, keep it
+  // in L2 across the groups, so memory sees each weight once.
   constexpr int64_t kRowsPerPass = 64;
+  const int64_t chunk = n > 3 && k > kDotChunk ? kDotChunk : (k > 0 ? k : 1);
   for (int64_t j0 = 0; j0 < m; j0 += kRowsPerPass) {
     const int64_t rows = m - j0 < kRowsPerPass ? m - j0 : kRowsPerPass;
     const unsigned char* wj = base + static_cast<size_t>(j0) * w_stride;
-    int64_t i = 0;
-    for (; i + 3 <= n; i += 3)
-      dot_rows<4, 3, Load8, Load1>(wj, w_stride, rows, x + i * x_stride, x_stride, k, c + i * ldc + j0, ldc);
-    if (n - i == 2)
-      dot_rows<4, 2, Load8, Load1>(wj, w_stride, rows, x + i * x_stride, x_stride, k, c + i * ldc + j0, ldc);
-    if (n - i == 1)
-      dot_rows<8, 1, Load8, Load1>(wj, w_stride, rows, x + i * x_stride, x_stride, k, c + i * ldc + j0, ldc);
+    for (int64_t k0 = 0; k0 == 0 || k0 < k; k0 += chunk) {
+      const int64_t k1 = k - k0 <= chunk ? k : k0 + chunk;
+      const bool acc = k0 > 0;
+      int64_t i = 0;
+      for (; i + 3 <= n; i += 3)
+        dot_rows<4, 3, Load8, Load1>(wj, w_stride, rows, x + i * x_stride, x_stride, k0, k1, c + i * ldc + j0,
+                                     ldc, acc);
+      if (n - i == 2)
+        dot_rows<4, 2, Load8, Load1>(wj, w_stride, rows, x + i * x_stride, x_stride, k0, k1, c + i * ldc + j0,
+                                     ldc, acc);
+      if (n - i == 1)
+        dot_rows<8, 1, Load8, Load1>(wj, w_stride, rows, x + i * x_stride, x_stride, k0, k1, c + i * ldc + j0,
+                                     ldc, acc);
+    }
   }
 }
 
