@@ -171,9 +171,9 @@ TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
   }
 }
 
-// The decode paths (2-32 columns; on the avx512 tiers f32 at 5-32 columns packed with phases 2
-// or 1, the rest dot tiles): every column-group remainder, rows that are not a multiple of a tile
-// or block, and k below, at and past the 16-wide steps and the 512- and 1024-long chunks (avx512,
+// The decode paths (2-32 columns; f32 at 5-32 columns on the avx512 tiers and 5-16 on avx2
+// packed with phases 2 or 1, the rest dot tiles): every column-group remainder, rows that are not a multiple
+// of a tile or block, and k below, at and past the 16-wide steps and the 512- and 1024-long chunks (avx512,
 // avx2).
 TEST_P(CpuTier, MulMatDecodeEdgesMatchDouble) {
   for (int64_t n : {2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 22, 24, 25, 31, 32}) {
@@ -213,7 +213,9 @@ TEST_P(CpuTier, GemvEntryTakesAnyColumnCount) {
 TEST_P(CpuTier, PackedGemvMatchesDoubleAtEveryColumnCount) {
   const GemvPackedFns& p = k().gemv_packed;
   if (p.pack == nullptr)
-    GTEST_SKIP() << cpu_isa_name(GetParam()) << " has no packed gemv (avx512 tiers only)";
+    GTEST_SKIP() << cpu_isa_name(GetParam()) << " has no packed gemv (the avx2 and avx512 tiers have one)";
+  EXPECT_GT(p.max_columns, 4);  // op_mul_mat gives it 5 columns and more, up to max_columns
+  EXPECT_LE(p.max_columns, kPackedMaxColumns);
   const size_t m = 37, max_depth = 1043, w_row = max_depth + 5, x_row = max_depth + 3, ldc = m + 2;
   auto w = random_floats(m * w_row, -1, 1, 21);
   // Past the longest k, each W row's padding is NaN: a kernel that reads weights past k into its

@@ -221,6 +221,7 @@ void gemv_packed_f32(const void* w, size_t w_stride, int64_t m, const float* xt,
 void cpu_fill_gemv_packed_avx512(CpuKernels& t) {
   t.gemv_packed.pack = pack_columns;
   t.gemv_packed.gemv_f32 = gemv_packed_f32;
+  t.gemv_packed.max_columns = kPackedMaxColumns;
 }
 
 }  // namespace bk

@@ -56,8 +56,8 @@ struct GemmFns {
 using GemvFn = void (*)(const void* w, size_t w_stride, int64_t m, const float* x, int64_t x_stride,
                         int64_t n, int64_t k, float* c, int64_t ldc);
 
-// The packed-column decode path for f32 weights (the avx512 tier; null elsewhere, where
-// op_mul_mat keeps gemv). X is packed once per op into vectors of 16 floats that each hold
+// The packed-column decode path for f32 weights (the avx2 and avx512 tiers; null on portable,
+// where op_mul_mat keeps gemv). X is packed once per op into vectors of 16 floats that each hold
 // `phases` (1 or 2) consecutive k elements of 16 / phases X rows, in groups of 16 / phases
 // rows of kv = ceil(k / phases) vectors:
 //   xt[(g * kv + t) * 16 + phases * q + p] = X[(16 / phases) g + q][phases t + p],
@@ -74,6 +74,9 @@ struct GemvPackedFns {
   // The same C as GemvFn with f32 W, from X packed with the same n, k and phases.
   void (*gemv_f32)(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                    int phases, float* c, int64_t ldc);
+  // The most columns op_mul_mat gives this path (at most kPackedMaxColumns); past it the tier's
+  // dot tiles were as fast or faster.
+  int64_t max_columns;
 };
 
 // Quantized weights (ggml's q8_0, q4_0, q4_k, q6_k blocks, bk/quant.h) times activations
@@ -175,6 +178,7 @@ void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
 void cpu_fill_matmul_avx2(CpuKernels& t);
+void cpu_fill_gemv_packed_avx2(CpuKernels& t);  // its gemv_packed; called by cpu_fill_matmul_avx2
 void cpu_fill_matmul_avx512(CpuKernels& t);
 void cpu_fill_gemv_avx512(CpuKernels& t);         // its gemv entries; called by cpu_fill_matmul_avx512
 void cpu_fill_gemv_packed_avx512(CpuKernels& t);  // its gemv_packed; called by cpu_fill_matmul_avx512

@@ -245,6 +245,7 @@ void cpu_fill_matmul_avx2(CpuKernels& t) {
   t.gemv[static_cast<int>(WeightType::f32)] = gemv<w8_f32, w1_f32>;
   t.gemv[static_cast<int>(WeightType::f16)] = gemv<w8_f16, w1_f16>;
   t.gemv[static_cast<int>(WeightType::bf16)] = gemv<w8_bf16, w1_bf16>;
+  cpu_fill_gemv_packed_avx2(t);
   t.peak_f32 = PeakFn{kPeakChains * 8.0 * 2.0, peak_f32};
 }
 

@@ -20,16 +20,17 @@ namespace {
 constexpr int64_t kGemvMaxColumns = 32;
 constexpr int64_t kGemvRowsPerTask = 64;
 
-// Where the tier has gemv_packed, f32 weights at 5-32 columns take it, with the phases that
-// waste the fewest lanes for the fewest FMAs: 2 (8 X rows x 2 elements a vector) at 5-8 and
-// 17-24 columns, 1 (16 rows x 1) at 9-16 and 25-32. Every choice feeds each FMA from one
-// broadcast weight register and one X register, the pattern that keeps the FMA units busy where
-// the dot tiles' 2 x 8 pattern cannot. Returns 0 where the dot path runs: one column, and 2-4,
-// where both stream W at the memory bandwidth and phases 4 gained nothing. The measurements
-// behind each range are in docs/performance.md ("a packed-column decode path", "two k elements
-// of 8 X rows a vector").
-int packed_phases(int64_t n) {
-  if (n <= 4 || n > kPackedMaxColumns) return 0;
+// Where the tier has gemv_packed, f32 weights from 5 columns to its max_columns (32 on avx512,
+// 16 on avx2) take it, with the phases that waste the fewest lanes for the fewest FMAs: 2 (8 X
+// rows x 2 elements a vector) at 5-8 and 17-24 columns, 1 (16 rows x 1) at 9-16 and 25-32.
+// Every choice feeds each FMA from one broadcast weight register and one X register, the
+// pattern that keeps the FMA units busy where the dot tiles' 2 x 8 pattern cannot. Returns 0
+// where the dot path runs: one column; 2-4, where both stream W at the memory bandwidth and
+// phases 4 gained nothing; and past max_columns. The measurements behind each range are in
+// docs/performance.md ("a packed-column decode path", "two k elements of 8 X rows a vector",
+// and 2026-12-07 for avx2).
+int packed_phases(int64_t n, int64_t max_columns) {
+  if (n <= 4 || n > max_columns) return 0;
   return n <= 8 || (n > 16 && n <= 24) ? 2 : 1;
 }
 
@@ -82,7 +83,8 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   const int64_t w_rows = l.quant_panels ? std::min(kQuantPanelRows, w.ne[1]) : w.ne[1];
   l.gemm = x.ne[1] > kGemvMaxColumns;
   const bool f32_dot = !l.gemm && !l.quant_dot;  // the f32 kernels' dot path
-  if (f32_dot && f32_w && k.gemv_packed.pack != nullptr) l.phases = packed_phases(x.ne[1]);
+  if (f32_dot && f32_w && k.gemv_packed.pack != nullptr)
+    l.phases = packed_phases(x.ne[1], k.gemv_packed.max_columns);
   l.pad_x = f32_dot && l.phases == 0 && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
   // Quantized panels go to AMX tiles as bf16: the rounding (~2^-9 of each decoded weight, as for
