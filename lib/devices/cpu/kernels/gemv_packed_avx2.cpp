@@ -8,31 +8,13 @@
 
 #include <cstring>
 
+#include "devices/cpu/kernels/gemv_packed_rows.h"
 #include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {
 namespace {
 
 constexpr int kPrefetchBytes = 512;  // ahead of each W row, as on the avx512 tier
-
-// X rows [0, n) into groups of 16 / phases rows: xt[(g * kv + t) * 16 + phases * q + p] =
-// X[(16 / phases) g + q][phases t + p], 0 past n and k. X is a few hundred KiB at most against
-// W's tens of MiB, so plain copies do.
-void pack_columns(const float* x, int64_t x_stride, int64_t n, int64_t k, int phases, float* xt) {
-  const int64_t rows = kPackedLanes / phases;
-  const int64_t kv = (k + phases - 1) / phases;
-  const int64_t padded_n = (n + rows - 1) / rows * rows;
-  for (int64_t i = 0; i < padded_n; ++i) {
-    const float* xi = x + i * x_stride;
-    float* dst = xt + (i / rows) * kv * kPackedLanes + phases * (i % rows);
-    for (int64_t t = 0; t < kv; ++t) {
-      for (int p = 0; p < phases; ++p) {
-        const int64_t e = phases * t + p;
-        dst[t * kPackedLanes + p] = i < n && e < k ? xi[e] : 0.0f;
-      }
-    }
-  }
-}
 
 // P consecutive weights of a row repeated across the vector, lane P q + p = w[p].
 template <int P>
@@ -48,18 +30,20 @@ __m256 broadcast_weights(const float* w) {
 }
 
 // R W rows times V groups of packed X (phases P) over k in [k0, k1) (k1 - k0 a multiple of 16
-// unless k1 = k), added to sums[(r * V + v) * 2 + h] (half h of group v's 16 lanes), which
-// start at zero when `first`. Each step loads 2V X halves and broadcasts P weights per row
+// unless k1 = k), added to sums (packed_rows' layout, V x 16 floats a row, read as two halves),
+// which start at zero when `first`. Each step loads 2V X halves and broadcasts P weights per row
 // against them: 2 R V FMAs per R + 2 V loads. R and V are chosen (gemv_packed_f32) so that the
 // 2 R V accumulators, the X halves and a broadcast fit the 16 ymm registers.
 template <int P, int R, int V>
 void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, int64_t k0, int64_t k1,
-                 __m256* sums, bool first) {
+                 float* sums, bool first) {
   const int64_t kv = (k + P - 1) / P;  // vectors of 16 per group
   __m256 acc[R][V][2];
   for (int r = 0; r < R; ++r) {
     for (int v = 0; v < V; ++v) {
-      for (int h = 0; h < 2; ++h) acc[r][v][h] = first ? _mm256_setzero_ps() : sums[(r * V + v) * 2 + h];
+      for (int h = 0; h < 2; ++h)
+        acc[r][v][h] =
+            first ? _mm256_setzero_ps() : _mm256_loadu_ps(sums + (r * V + v) * kPackedLanes + 8 * h);
     }
   }
   const int64_t k16 = k0 + (k1 - k0) / 16 * 16;
@@ -99,43 +83,19 @@ void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, i
   }
   for (int r = 0; r < R; ++r) {
     for (int v = 0; v < V; ++v) {
-      for (int h = 0; h < 2; ++h) sums[(r * V + v) * 2 + h] = acc[r][v][h];
+      for (int h = 0; h < 2; ++h) _mm256_storeu_ps(sums + (r * V + v) * kPackedLanes + 8 * h, acc[r][v][h]);
     }
   }
 }
 
-// Rows of W per block: the block's sums (kBlockRows x V x 64 bytes, at most 12 KiB) stay in L1
-// across the chunks of k.
-constexpr int64_t kBlockRows = 64;
-
-// Blocks of kBlockRows W rows, each in tiles of R rows (the last few one by one) over chunks of
-// `chunk` elements of k, then each X row's P lanes added and written to C.
+// The tier's tile over packed_rows' blocks of W rows and chunks of k.
 template <int P, int R, int V>
 void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                  int64_t chunk, float* c, int64_t ldc) {
-  constexpr int64_t kRows = kPackedLanes / P;  // X rows per group
-  alignas(32) __m256 sums[kBlockRows * V * 2];
-  for (int64_t j0 = 0; j0 < m; j0 += kBlockRows) {
-    const int64_t rows = m - j0 < kBlockRows ? m - j0 : kBlockRows;
-    const float* wj = w + j0 * w_stride;
-    for (int64_t k0 = 0; k0 == 0 || k0 < k; k0 += chunk) {  // once at k = 0, which zeroes the sums
-      const int64_t k1 = k - k0 < chunk ? k : k0 + chunk;
-      int64_t j = 0;
-      for (; j + R <= rows; j += R)
-        column_tile<P, R, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V * 2, k0 == 0);
-      for (; j < rows; ++j)
-        column_tile<P, 1, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V * 2, k0 == 0);
-    }
-    const auto* lanes = reinterpret_cast<const float*>(sums);
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t q = 0; q < n; ++q) {
-        const float* s = lanes + (r * V + q / kRows) * kPackedLanes + P * (q % kRows);
-        float sum = s[0];
-        for (int p = 1; p < P; ++p) sum += s[p];
-        c[q * ldc + j0 + r] = sum;
-      }
-    }
-  }
+  packed_rows<P, R, V>(w, w_stride, m, n, k, chunk, c, ldc,
+                       [&](auto rows, const float* wr, int64_t k0, int64_t k1, float* sums, bool first) {
+                         column_tile<P, decltype(rows)::value, V>(wr, w_stride, xt, k, k0, k1, sums, first);
+                       });
 }
 
 // One group: 4 x 1 tiles over all of k (8 accumulators). Two groups: 2 x 2 tiles, three: 1 x 3,
@@ -159,7 +119,7 @@ void gemv_packed_f32(const void* w, size_t w_stride, int64_t m, const float* xt,
 }  // namespace
 
 void cpu_fill_gemv_packed_avx2(CpuKernels& t) {
-  t.gemv_packed.pack = pack_columns;
+  t.gemv_packed.pack = pack_columns_plain;
   t.gemv_packed.gemv_f32 = gemv_packed_f32;
   // Past one group (17-32 columns: 1 x 3 or 2 x 2 tiles) the dot tiles streamed W as fast or
   // faster (20 columns 6%) and ran 16% faster from cache at 32 (docs/performance.md, 2026-12-07).

@@ -9,6 +9,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
+#include "devices/cpu/kernels/gemv_packed_rows.h"
 #include "devices/cpu/kernels/kernel_table.h"
 #include "devices/cpu/kernels/vec_avx2_math.h"
 #include "devices/cpu/kernels/vec_avx512.h"
@@ -71,27 +72,8 @@ void pack_single(const float* x, int64_t x_stride, int64_t n, int64_t k, float* 
   }
 }
 
-// Phases 2: groups of 8 rows, row by row, two elements at a time. X is at most a few hundred
-// KiB against W's tens of MiB, so plain copies do.
-void pack_pairs(const float* x, int64_t x_stride, int64_t n, int64_t k, float* xt) {
-  constexpr int P = 2;
-  constexpr int64_t kRows = kPackedLanes / P;
-  const int64_t kv = (k + P - 1) / P;
-  const int64_t padded_n = (n + kRows - 1) / kRows * kRows;
-  for (int64_t i = 0; i < padded_n; ++i) {
-    const float* xi = x + i * x_stride;
-    float* dst = xt + (i / kRows) * kv * kPackedLanes + P * (i % kRows);
-    for (int64_t t = 0; t < kv; ++t) {
-      for (int p = 0; p < P; ++p) {
-        const int64_t e = P * t + p;
-        dst[t * kPackedLanes + p] = i < n && e < k ? xi[e] : 0.0f;
-      }
-    }
-  }
-}
-
 void pack_columns(const float* x, int64_t x_stride, int64_t n, int64_t k, int phases, float* xt) {
-  if (phases == 2) return pack_pairs(x, x_stride, n, k, xt);
+  if (phases == 2) return pack_columns_plain(x, x_stride, n, k, phases, xt);
   pack_single(x, x_stride, n, k, xt);
 }
 
@@ -109,19 +91,20 @@ __m512 broadcast_weights(const float* w) {
 }
 
 // R W rows times V groups of packed X (phases P) over k in [k0, k1) (k1 - k0 a multiple of 16
-// unless k1 = k), added to sums[r * V + v] (lane P q + p: X row (16 / P) v + q, phases p), which
-// start at zero when `first`. Each step loads V X vectors and broadcasts P weights per row
+// unless k1 = k), added to sums (packed_rows' layout, V x 16 floats a row), which start at zero
+// when `first`. Each step loads V X vectors and broadcasts P weights per row
 // against them: R * V FMAs per R + V loads, each fed by one weight register and one X
 // register, an operand pattern that runs near the FMA peak where the dot tiles' 2 x 8 cannot
 // (docs/performance.md, "what bounds the decode tile"). 8 accumulators cover the FMA latency;
 // 12 and 16 rows were slower (more W streams).
 template <int P, int R, int V>
 void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, int64_t k0, int64_t k1,
-                 __m512* sums, bool first) {
+                 float* sums, bool first) {
   const int64_t kv = (k + P - 1) / P;  // vectors per group
   __m512 acc[R][V];
   for (int r = 0; r < R; ++r) {
-    for (int v = 0; v < V; ++v) acc[r][v] = first ? _mm512_setzero_ps() : sums[r * V + v];
+    for (int v = 0; v < V; ++v)
+      acc[r][v] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(sums + (r * V + v) * kPackedLanes);
   }
   const int64_t k16 = k0 + (k1 - k0) / 16 * 16;
   for (int64_t kk = k0; kk < k16; kk += 16) {
@@ -156,45 +139,21 @@ void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, i
     }
   }
   for (int r = 0; r < R; ++r) {
-    for (int v = 0; v < V; ++v) sums[r * V + v] = acc[r][v];
+    for (int v = 0; v < V; ++v) _mm512_storeu_ps(sums + (r * V + v) * kPackedLanes, acc[r][v]);
   }
 }
 
-// Rows of W per block: the block's sums (kBlockRows x V vectors, at most 12 KiB) stay in L1
-// across the chunks of k.
-constexpr int64_t kBlockRows = 64;
-
-// Blocks of kBlockRows W rows, each in tiles of R rows (the last few one by one) over chunks of
-// `chunk` elements of k, then each X row's P lanes added and written to C. Two groups of packed
-// X (32 columns, 512 KiB at k = 4096) do not fit L1, and streaming them from L2 bounded the 4 x 2
+// The tier's tile over packed_rows' blocks of W rows and chunks of k. Two groups of packed X
+// (32 columns, 512 KiB at k = 4096) do not fit L1, and streaming them from L2 bounded the 4 x 2
 // tiles: chunks of 128 k (16 KiB of X) were the fastest of 64, 128 and 256. One group is as fast
 // unchunked.
 template <int P, int R, int V>
 void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                  int64_t chunk, float* c, int64_t ldc) {
-  constexpr int64_t kRows = kPackedLanes / P;  // X rows per group
-  alignas(64) __m512 sums[kBlockRows * V];
-  for (int64_t j0 = 0; j0 < m; j0 += kBlockRows) {
-    const int64_t rows = m - j0 < kBlockRows ? m - j0 : kBlockRows;
-    const float* wj = w + j0 * w_stride;
-    for (int64_t k0 = 0; k0 == 0 || k0 < k; k0 += chunk) {  // once at k = 0, which zeroes the sums
-      const int64_t k1 = k - k0 < chunk ? k : k0 + chunk;
-      int64_t j = 0;
-      for (; j + R <= rows; j += R)
-        column_tile<P, R, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
-      for (; j < rows; ++j)
-        column_tile<P, 1, V>(wj + j * w_stride, w_stride, xt, k, k0, k1, sums + j * V, k0 == 0);
-    }
-    const auto* lanes = reinterpret_cast<const float*>(sums);
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t q = 0; q < n; ++q) {
-        const float* s = lanes + (r * V + q / kRows) * kPackedLanes + P * (q % kRows);
-        float sum = s[0];
-        for (int p = 1; p < P; ++p) sum += s[p];
-        c[q * ldc + j0 + r] = sum;
-      }
-    }
-  }
+  packed_rows<P, R, V>(w, w_stride, m, n, k, chunk, c, ldc,
+                       [&](auto rows, const float* wr, int64_t k0, int64_t k1, float* sums, bool first) {
+                         column_tile<P, decltype(rows)::value, V>(wr, w_stride, xt, k, k0, k1, sums, first);
+                       });
 }
 
 // One group: 8 x 1 tiles over all of k. More: tiles of 4 rows over chunks of 128 k, 8 or 12
