@@ -8,6 +8,7 @@
 // and a row's length must be a whole number of blocks. They are weights only: mul_mat reads them
 // as w and get_rows as the table, both giving f32; no other op takes them.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -27,7 +28,22 @@ struct BK_API DTypeTraits {
   int64_t block;          // elements per block: 1 for the plain types, 32 or 256 quantized
 };
 
-BK_API const DTypeTraits& dtype_traits(DType type) noexcept;
+// Inline: sizes and blocks are asked for every tensor whenever a graph is scheduled or planned.
+inline constexpr std::array<DTypeTraits, kDTypeCount> kDTypeTraits{{
+    {"f32", 4, true, 1},
+    {"f16", 2, true, 1},
+    {"bf16", 2, true, 1},
+    {"i32", 4, false, 1},
+    // ggml's block sizes (bk/quant.h has the layouts).
+    {"q8_0", 34, false, 32},
+    {"q4_0", 18, false, 32},
+    {"q4_k", 144, false, 256},
+    {"q6_k", 210, false, 256},
+}};
+
+constexpr const DTypeTraits& dtype_traits(DType type) noexcept {
+  return kDTypeTraits[static_cast<size_t>(type)];
+}
 inline std::string_view dtype_name(DType type) noexcept { return dtype_traits(type).name; }
 inline size_t dtype_size(DType type) noexcept { return dtype_traits(type).size; }
 inline int64_t dtype_block(DType type) noexcept { return dtype_traits(type).block; }

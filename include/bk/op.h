@@ -35,6 +35,8 @@ inline constexpr int kOpCount = static_cast<int>(Op::transpose) + 1;
 BK_API std::string_view op_name(Op op) noexcept;                        // "add", "mul_mat", ...
 BK_API std::optional<Op> op_from_name(std::string_view name) noexcept;  // case-insensitive
 // Views alias their source's memory and compute nothing.
-BK_API bool op_is_view(Op op) noexcept;
+constexpr bool op_is_view(Op op) noexcept {
+  return op == Op::reshape || op == Op::view || op == Op::permute || op == Op::transpose;
+}
 
 }  // namespace bk

@@ -14,18 +14,6 @@
 namespace bk {
 namespace {
 
-constexpr std::array<DTypeTraits, kDTypeCount> kTraits{{
-    {"f32", 4, true, 1},
-    {"f16", 2, true, 1},
-    {"bf16", 2, true, 1},
-    {"i32", 4, false, 1},
-    // ggml's block sizes (bk/quant.h has the layouts).
-    {"q8_0", 34, false, 32},
-    {"q4_0", 18, false, 32},
-    {"q4_k", 144, false, 256},
-    {"q6_k", 210, false, 256},
-}};
-
 int32_t saturate_to_i32(double v) noexcept {
   if (std::isnan(v)) return 0;
   if (v >= 2147483647.0) return std::numeric_limits<int32_t>::max();
@@ -35,11 +23,9 @@ int32_t saturate_to_i32(double v) noexcept {
 
 }  // namespace
 
-const DTypeTraits& dtype_traits(DType type) noexcept { return kTraits[static_cast<size_t>(type)]; }
-
 std::optional<DType> dtype_from_name(std::string_view name) noexcept {
   for (int i = 0; i < kDTypeCount; ++i) {
-    if (iequals(kTraits[static_cast<size_t>(i)].name, name)) return static_cast<DType>(i);
+    if (iequals(kDTypeTraits[static_cast<size_t>(i)].name, name)) return static_cast<DType>(i);
   }
   return std::nullopt;
 }

@@ -22,8 +22,4 @@ std::optional<Op> op_from_name(std::string_view name) noexcept {
   return std::nullopt;
 }
 
-bool op_is_view(Op op) noexcept {
-  return op == Op::reshape || op == Op::view || op == Op::permute || op == Op::transpose;
-}
-
 }  // namespace bk

@@ -16,12 +16,24 @@ size_t Tensor::row_bytes() const noexcept {
 size_t Tensor::nbytes() const noexcept {
   if (nelements() == 0) return 0;
   // The first row whole (a quantized row is blocks, nb[0] apart), then every other row's step.
-  size_t last = static_cast<size_t>(ne[0] / dtype_block(type) - 1) * nb[0] + dtype_size(type);
+  const int64_t block = dtype_block(type);
+  const int64_t blocks = block == 1 ? ne[0] : ne[0] / block;  // no division for the plain types
+  size_t last = static_cast<size_t>(blocks - 1) * nb[0] + dtype_size(type);
   for (int i = 1; i < kMaxDims; ++i) last += static_cast<size_t>(ne[i] - 1) * nb[i];
   return last;
 }
 
-bool Tensor::is_contiguous() const noexcept { return nb == packed_strides(type, ne); }
+bool Tensor::is_contiguous() const noexcept {
+  // packed_strides, compared as it goes: the scheduler and the CPU's op checks ask it per node.
+  size_t packed = dtype_size(type);
+  if (nb[0] != packed) return false;
+  packed *= static_cast<size_t>(ne[0] / dtype_block(type));
+  for (int i = 1; i < kMaxDims; ++i) {
+    if (nb[i] != packed) return false;
+    packed *= static_cast<size_t>(ne[i]);
+  }
+  return true;
+}
 
 int64_t Tensor::dims() const noexcept {
   for (int i = kMaxDims - 1; i > 0; --i) {

@@ -86,6 +86,57 @@ TEST(CpuDevice, SupportsLeafsViewsAndKernelsButNotBrokenNodes) {
       << test::cpu_device().unsupported_reason(bad);
 }
 
+// supports_op checks the rules without building messages; unsupported_reason builds them. Both
+// read the same rules, so each node below (one broken rule each, then valid ones) must get the
+// same answer from both.
+TEST(CpuDevice, SupportsOpAgreesWithTheReasonForEveryRule) {
+  GraphBuilder b;
+  Tensor& f = b.input(DType::F32, {32, 4, 1, 1}, "f");
+  Tensor& h = b.input(DType::F16, {32, 4, 1, 1}, "h");
+  Tensor& i = b.input(DType::I32, {32, 4, 1, 1}, "i");
+  Tensor& odd = b.input(DType::F32, {3, 4, 1, 1}, "odd");
+  Tensor& q = b.weight(DType::Q8_0, {32, 4, 1, 1}, "q");
+  Tensor& qt = b.view_node(Op::transpose, q, {4, 32, 1, 1}, {q.nb[1], q.nb[0], q.nb[2], q.nb[3]}, 0);
+  Tensor& pos = b.input(DType::I32, {1, 1, 1, 1}, "pos");
+  const std::vector<Tensor*> broken = {
+      &b.node(Op::add, DType::I32, {32, 4, 1, 1}, {&i, &i}),         // a not float
+      &b.node(Op::add, DType::F32, {32, 4, 1, 1}, {&h, &f}),         // result dtype differs from a
+      &b.node(Op::mul, DType::F32, {32, 4, 1, 1}, {&f, &i}),         // b not float
+      &b.node(Op::add, DType::F32, {32, 4, 1, 1}, {&f, &odd}),       // b does not broadcast
+      &b.node(Op::scale, DType::F32, {32, 2, 1, 1}, {&f}),           // shape differs
+      &b.node(Op::mul_mat, DType::F32, {32, 4, 1, 1}, {&qt, &f}),    // quantized, not contiguous
+      &b.node(Op::mul_mat, DType::F32, {4, 4, 1, 1}, {&f, &h}),      // x not f32
+      &b.node(Op::mul_mat, DType::F32, {4, 5, 1, 1}, {&f, &f}),      // result shape
+      &b.node(Op::mul_mat, DType::F16, {4, 4, 1, 1}, {&f, &f}),      // result not f32
+      &b.node(Op::soft_max, DType::F32, {32, 4, 1, 1}, {&f, &h}),    // mask not f32
+      &b.node(Op::soft_max, DType::F32, {32, 4, 1, 1}, {&f, &odd}),  // mask does not fit
+      &b.node(Op::rope, DType::F32, {32, 4, 1, 1}, {&f, &f}),        // positions not i32
+      &b.node(Op::rope, DType::F32, {32, 4, 1, 1}, {&f, &pos}),      // n_dims 0
+      &b.node(Op::get_rows, DType::F32, {32, 1, 1, 1}, {&f, &f}),    // indices not i32
+      &b.node(Op::cpy, DType::F32, {32, 2, 1, 1}, {&f}),             // element counts differ
+      &b.node(Op::cpy, DType::F16, {32, 4, 1, 1}, {&i}),             // no i32 -> f16 conversion
+      &b.node(Op::add, DType::F32, {32, 4, 1, 1}, {&f}),             // a source is missing
+  };
+  for (const Tensor* node : broken) {
+    const std::string why = test::cpu_device().unsupported_reason(*node);
+    EXPECT_FALSE(why.empty()) << op_name(node->op) << " " << node->shape_string();
+    EXPECT_FALSE(test::cpu_device().supports_op(*node)) << why;
+  }
+  const std::vector<Tensor*> valid = {
+      &f,
+      &qt,
+      &b.node(Op::add, DType::F32, {32, 4, 1, 1}, {&f, &f}),
+      &b.node(Op::mul_mat, DType::F32, {4, 4, 1, 1}, {&q, &f}),
+      &b.node(Op::soft_max, DType::F32, {32, 4, 1, 1}, {&f, &f}),
+      &b.node(Op::cpy, DType::F16, {32, 4, 1, 1}, {&f}),
+      &b.node(Op::get_rows, DType::F32, {32, 1, 1, 1}, {&f, &pos}),
+  };
+  for (const Tensor* node : valid) {
+    EXPECT_TRUE(test::cpu_device().supports_op(*node)) << test::cpu_device().unsupported_reason(*node);
+    EXPECT_TRUE(test::cpu_device().unsupported_reason(*node).empty());
+  }
+}
+
 TEST(CpuDevice, DescribeWritesBrandTopologyAndFeatures) {
   const nlohmann::json out = device_details(test::cpu_device());
   EXPECT_EQ(out.at("brand"), cpu_brand());

@@ -64,7 +64,7 @@ void CpuDevice::describe(Properties& out) const {
   }
 }
 
-bool CpuDevice::supports_op(const Tensor& node) const { return cpu_op_unsupported_reason(node).empty(); }
+bool CpuDevice::supports_op(const Tensor& node) const { return cpu_op_supported(node); }
 
 std::string CpuDevice::unsupported_reason(const Tensor& node) const {
   return cpu_op_unsupported_reason(node);

@@ -13,9 +13,10 @@ CpuPlan cpu_make_plan(const Graph& graph, const CpuKernels& kernels, int threads
   CpuPlan plan;
   for (Tensor* node : graph.nodes()) {
     if (op_is_view(node->op) || node->op == Op::none) continue;
-    if (std::string why = cpu_op_unsupported_reason(*node); !why.empty()) {
-      throw Error(ErrorCode::unsupported, fmt::format("{} ({} {}); run the node on another device", why,
-                                                      dtype_name(node->type), node->shape_string()));
+    if (!cpu_op_supported(*node)) {
+      throw Error(ErrorCode::unsupported,
+                  fmt::format("{} ({} {}); run the node on another device", cpu_op_unsupported_reason(*node),
+                              dtype_name(node->type), node->shape_string()));
     }
     if (node->data == nullptr) {
       throw Error(ErrorCode::invalid_argument,

@@ -29,6 +29,8 @@ CpuOpKernel cpu_op_kernel(Op op) noexcept;
 // Why the CPU kernels cannot compute node (naming the op, the dtypes and the rule), or empty
 // when they can. Leafs and views are always supported.
 std::string cpu_op_unsupported_reason(const Tensor& node);
+// Whether that reason is empty, without building it (the same rules).
+bool cpu_op_supported(const Tensor& node);
 
 // The kernels, by op family.
 void cpu_op_add(KernelContext& ctx, const Tensor& node);
