@@ -10,6 +10,13 @@
 // allocated); alloc_graph() allocates those buffers and places every tensor without memory;
 // compute() evaluates the splits in order.
 //
+// Scheduling the same graph again: while nothing the scheduler reads from it has changed
+// (its tensors and their order, dtypes, shapes, strides, ops and parameters, sources, views,
+// flags, the memory they already have) and no pin or assumed buffer was added, schedule(),
+// reserve() and alloc_graph() keep the last decisions and memory plan, checked field by field,
+// instead of deriving them again; alloc_graph() still places every tensor. Any change makes
+// them derive everything anew. Names and data are not read.
+//
 // Copies and pipelining: each split input has `copies` copies, used in turn by successive
 // compute() calls, so that a backend can start the next evaluation while another still reads
 // the previous one. Before a copy is overwritten the scheduler waits for its last reader: with

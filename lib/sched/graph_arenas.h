@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/multi_buffer.h"
@@ -68,7 +69,10 @@ class GraphArenas {
  public:
   const AllocPlan& plan(const AllocRequest& request);
   const AllocPlan& allocate(const AllocRequest& request);
-  // Forgets where this allocator put tensors (buffer and data back to null).
+  // allocate() without planning again: the last plan, for the request it was made for.
+  const AllocPlan& allocate_planned(const AllocRequest& request);
+  // Forgets where this allocator put tensors (buffer and data back to null), except those
+  // placed in another buffer since.
   void release_placements() noexcept;
 
   // The whole graph in one buffer type (no scheduler): every tensor without memory.
@@ -98,7 +102,7 @@ class GraphArenas {
   std::vector<uint8_t> moved_;
   AllocPlan plan_;
   std::vector<std::unique_ptr<MultiBuffer>> buffers_;
-  std::vector<Tensor*> placed_;
+  std::vector<std::pair<Tensor*, Buffer*>> placed_;  // and the buffer it was placed in
   // For reserve() / alloc_graph() without a scheduler.
   SchedGraph single_graph_;
   std::vector<int16_t> single_arena_of_;

@@ -18,7 +18,8 @@ bool fits(const MultiBuffer* buffers, const std::vector<size_t>& chunks) {
 }  // namespace
 
 void GraphArenas::release_placements() noexcept {
-  for (Tensor* t : placed_) {
+  for (const auto& [t, buffer] : placed_) {
+    if (t->buffer != buffer) continue;  // placed elsewhere since, by its owner: not ours to undo
     t->buffer = nullptr;
     t->data = nullptr;
   }
@@ -46,7 +47,7 @@ void GraphArenas::place_tensors(const AllocRequest& r) {
   const SchedGraph& g = *r.graph;
   auto place = [this](Tensor& t, size_t arena, const ArenaPlace& p) {
     buffers_[arena]->parts()[static_cast<size_t>(p.chunk)]->place_tensor(t, p.offset);
-    placed_.push_back(&t);
+    placed_.emplace_back(&t, t.buffer);
   };
   for (size_t i = 0; i < r.extras.size(); ++i) {
     place(*r.extras[i].tensor, static_cast<size_t>(r.extras[i].arena), plan_.extra_place[i]);
@@ -59,13 +60,17 @@ void GraphArenas::place_tensors(const AllocRequest& r) {
     Tensor& t = g.tensor(id);
     if (g.storage(id) == id || t.buffer != nullptr || g.tensor(g.storage(id)).buffer == nullptr) continue;
     Buffer::init_view(t);
-    placed_.push_back(&t);
+    placed_.emplace_back(&t, t.buffer);
   }
 }
 
 const AllocPlan& GraphArenas::allocate(const AllocRequest& r) {
-  release_placements();
   plan(r);
+  return allocate_planned(r);
+}
+
+const AllocPlan& GraphArenas::allocate_planned(const AllocRequest& r) {
+  release_placements();
   grow_buffers(r);
   place_tensors(r);
   return plan_;

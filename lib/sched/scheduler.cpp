@@ -57,23 +57,38 @@ void Scheduler::Impl::pin(const Tensor& tensor, size_t backend) {
                             backends_.size()));
   }
   pins_.emplace_back(&tensor, static_cast<int>(backend));
+  signature_.clear();
 }
 
-void Scheduler::Impl::clear_pins() noexcept { pins_.clear(); }
+void Scheduler::Impl::clear_pins() noexcept {
+  pins_.clear();
+  signature_.clear();
+}
 
 void Scheduler::Impl::assume_buffer(const Tensor& tensor, const BufferType& type) {
   homes_.emplace_back(&tensor, &type);
+  signature_.clear();
 }
 
+// The same graph, unchanged since it was scheduled under the same pins and homes, gets the same
+// schedule and memory plan: they are kept (a graph evaluated again, as ggml's allocator keeps
+// its plan for a graph that fits it). Placements are made again either way. The signature is
+// recorded for a graph scheduled twice in a row, so that graphs scheduled once (a new graph
+// each time) do not pay for it.
 void Scheduler::Impl::schedule(Graph& graph) {
   allocator_.release_placements();
-  planned_ = allocated_ = false;
+  allocated_ = false;
+  const bool again = graph_ == &graph;
+  if (again && signature_.matches(graph)) return;
+  signature_.clear();
+  planned_ = false;
   split_graphs_.clear();
   graph_ = &graph;
   sgraph_.build(graph);
   state_.prepare(sgraph_, backends_, options_, pins_, homes_);
   run_passes(state_);
   pass_splits(state_, plan_);
+  if (again) signature_.record(graph);
 }
 
 void Scheduler::Impl::prepare_copies() {
@@ -99,7 +114,7 @@ void Scheduler::Impl::prepare_copies() {
   }
 }
 
-AllocRequest Scheduler::Impl::alloc_request() {
+AllocRequest& Scheduler::Impl::alloc_request() {
   arenas_.clear();
   for (const SchedBackend& b : backends_) arenas_.push_back(b.compute_type);
   const auto n = static_cast<size_t>(sgraph_.size());
@@ -119,20 +134,20 @@ AllocRequest Scheduler::Impl::alloc_request() {
       reads_.push_back({split.begin, plan_.inputs[static_cast<size_t>(k)].tensor});
     }
   }
-  AllocRequest r;
-  r.graph = &sgraph_;
-  r.arenas = arenas_;
-  r.arena_of = arena_of_;
-  r.copied = copied_;
-  r.extras = extras_;
-  r.reads = reads_;
-  return r;
+  request_.graph = &sgraph_;
+  request_.arenas = arenas_;
+  request_.arena_of = arena_of_;
+  request_.copied = copied_;
+  request_.extras = extras_;
+  request_.reads = reads_;
+  return request_;
 }
 
 std::vector<size_t> Scheduler::Impl::reserve(Graph& graph) {
   schedule(graph);
-  const AllocPlan& p = allocator_.plan(alloc_request());
+  if (!planned_) allocator_.plan(alloc_request());
   planned_ = true;
+  const AllocPlan& p = allocator_.last_plan();
   std::vector<size_t> sizes(backends_.size());
   for (size_t b = 0; b < sizes.size(); ++b) sizes[b] = p.arena_bytes(b);
   return sizes;
@@ -140,7 +155,11 @@ std::vector<size_t> Scheduler::Impl::reserve(Graph& graph) {
 
 void Scheduler::Impl::alloc_graph(Graph& graph) {
   schedule(graph);
-  allocator_.allocate(alloc_request());
+  if (planned_) {
+    allocator_.allocate_planned(request_);
+  } else {
+    allocator_.allocate(alloc_request());
+  }
   planned_ = allocated_ = true;
 }
 

@@ -13,6 +13,7 @@
 #include "bk/graph.h"
 #include "bk/scheduler.h"
 #include "sched/graph_arenas.h"
+#include "sched/graph_signature.h"
 #include "sched/sched_graph.h"
 #include "sched/sched_state.h"
 #include "sched/splits.h"
@@ -54,7 +55,7 @@ class __attribute__((visibility("hidden"))) Scheduler::Impl {
   int current_copy() const noexcept { return cur_copy_; }
 
  private:
-  AllocRequest alloc_request();
+  AllocRequest& alloc_request();
   void prepare_copies();
   void check_leafs_allocated() const;
   void rewire_sources(bool to_copies) noexcept;
@@ -78,7 +79,8 @@ class __attribute__((visibility("hidden"))) Scheduler::Impl {
   SchedGraph sgraph_;
   SchedState state_;
   SplitPlan plan_;
-  bool planned_ = false;
+  GraphSignature signature_;  // of the graph the last schedule is for; cleared by new constraints
+  bool planned_ = false;      // the memory plan is for the last schedule
   bool allocated_ = false;
 
   GraphArenas allocator_;
@@ -87,6 +89,7 @@ class __attribute__((visibility("hidden"))) Scheduler::Impl {
   std::vector<uint8_t> copied_;
   std::vector<ExtraTensor> extras_;
   std::vector<ExtraRead> reads_;
+  AllocRequest request_;  // the last memory plan's request, over the vectors above
   std::vector<std::unique_ptr<Tensor>> copy_pool_;
 
   std::vector<Graph> split_graphs_;

@@ -44,6 +44,36 @@ class Passes : public ::testing::Test {
   SchedState state_;
 };
 
+// The scheduler builds its view of a graph again for every schedule: a source pointer changed
+// between two builds must be seen, and a failed build must not leave a stale id.
+TEST_F(Passes, GraphRebuildFollowsChangedSources) {
+  GraphBuilder g;
+  Tensor& x = g.input(DType::F32, {8, 2, 1, 1}, "x");
+  Tensor& y = g.input(DType::F32, {8, 2, 1, 1}, "y");
+  Tensor& a = ops::add(g, x, y);
+  Tensor& v = ops::reshape(g, a, {16, 1, 1, 1});
+  Graph graph = g.build({&v});
+  GraphBuilder other;
+  Tensor& foreign = other.input(DType::F32, {8, 2, 1, 1}, "foreign");
+  sg_.build(graph);
+  const int32_t ia = sg_.find(&a);
+  EXPECT_EQ(sg_.sources(ia)[1], sg_.find(&y));
+  EXPECT_EQ(sg_.storage(sg_.find(&v)), ia);
+
+  a.src[1] = &x;
+  sg_.build(graph);
+  EXPECT_EQ(sg_.sources(ia)[1], sg_.find(&x));
+  a.src[1] = &foreign;
+  EXPECT_THROW(sg_.build(graph), Error);
+  EXPECT_THROW(sg_.build(graph), Error);  // still seen as foreign, not as the id before
+  a.src[1] = &y;
+  sg_.build(graph);
+  EXPECT_EQ(sg_.sources(ia)[1], sg_.find(&y));
+  v.view_src = &x;
+  sg_.build(graph);
+  EXPECT_EQ(sg_.storage(sg_.find(&v)), sg_.find(&x));
+}
+
 TEST_F(Passes, PinsDecideFirstAndAreChecked) {
   GraphBuilder g;
   Tensor& x = g.input(DType::F32, {8, 2, 1, 1}, "x");

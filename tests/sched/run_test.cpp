@@ -150,6 +150,21 @@ TEST_P(RunMatchesCpu, ProfiledEvaluationTimesEverySplitAndComputesTheSame) {
     EXPECT_EQ(read_elements(*run.graph.outputs()[o]), first[o]) << "output " << o;
 }
 
+// Allocating the same graph again (weights placed anew, in the same buffer types): the second
+// time the scheduler records the graph, from the third it keeps its schedule and memory plan and
+// only places the tensors again. Every evaluation computes what the first did.
+TEST_P(RunMatchesCpu, AllocatingTheSameGraphAgainComputesTheSame) {
+  CaseRun run(GetParam());
+  BK_SKIP_UNLESS_CPU_RUNS(run.graph);
+  const auto first = run.evaluate(1);
+  for (int again = 1; again <= 3; ++again) {
+    const auto got = run.evaluate(GetParam().copies);
+    ASSERT_EQ(got.size(), first.size());
+    for (size_t o = 0; o < got.size(); ++o)
+      EXPECT_EQ(got[o], first[o]) << "evaluation " << again << ", output " << o;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, RunMatchesCpu, ::testing::ValuesIn(kCases),
                          [](const auto& test_info) { return std::string(test_info.param.name); });
 
