@@ -5,16 +5,19 @@
 //   sched_bench [reps] [--tsv]
 //
 // --tsv prints machine rows instead, for scripts/bench-sched.sh to set beside ggml's
-// (bench/ggml/ggml_sched_bench.cpp): case, layers, nodes, splits, alloc_us; the CPU alone and the
-// mul_mat+add device with the CPU, at 8, 32 and 64 layers.
+// (bench/ggml/ggml_sched_bench.cpp): case, layers, nodes, splits, alloc_us, changed_us; the CPU
+// alone and the mul_mat+add device with the CPU, at 8, 32 and 64 layers.
 //
 // Cases: the CPU alone; the CPU and one simulated GPU that runs every op and holds the weights
 // (a full offload, one split); and one that runs only mul_mat and add (a split around every
 // other op). For each: schedule (the passes and splits), reserve (schedule + memory plan:
 // measure mode) and alloc_graph (schedule + plan + placing every tensor in the compute
-// buffers, which are allocated once and then reused). Medians over `reps` runs, after a
-// warm-up. Weights are declared (Scheduler::assume_buffer), not loaded: scheduling never
-// touches them. Then alloc_graph against layers, to show the growth is linear.
+// buffers, which are allocated once and then reused), all three on the same graph again, which
+// the scheduler recognises as unchanged (it keeps its schedule and plan and places the tensors
+// again); and "changed": alloc_graph alternating between two graphs (batch 32 and 31), so that
+// every call schedules and plans from scratch. Medians over `reps` runs, after a warm-up.
+// Weights are declared (Scheduler::assume_buffer), not loaded: scheduling never touches them.
+// Then alloc_graph against layers, to show the growth is linear.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,12 +51,12 @@ double median_us(int reps, const std::function<void()>& body) {
   return us[static_cast<size_t>(reps / 2)];
 }
 
-bk::ModelParams llama_like(int layers) {
+bk::ModelParams llama_like(int layers, int batch = 32) {
   bk::ModelParams p;
   p.layers = layers;
   p.hidden = 4096;
   p.heads = 32;
-  p.batch = 32;
+  p.batch = batch;
   p.dtype = bk::DType::F16;
   return p;
 }
@@ -77,20 +80,25 @@ struct Case {
 
 struct Timing {
   size_t nodes = 0, splits = 0;
-  double schedule = 0, reserve = 0, alloc = 0;
+  double schedule = 0, reserve = 0, alloc = 0, changed = 0;
 };
 
 Timing measure(const Case& c, int layers, int reps) {
   bk::Graph graph = bk::build_model_graph("transformer", llama_like(layers));
+  bk::Graph other = bk::build_model_graph("transformer", llama_like(layers, 31));
   std::vector<std::unique_ptr<bk::Backend>> owned;
   std::vector<bk::Backend*> backends;
   for (bk::Device* d : c.devices) backends.push_back(owned.emplace_back(d->init_backend()).get());
   bk::Scheduler sched(backends);
-  for (bk::Tensor* w : bk::weights_in_use_order(graph)) sched.assume_buffer(*w, c.weights->buffer_type());
+  for (const bk::Graph* g : {&graph, &other}) {
+    for (bk::Tensor* w : bk::weights_in_use_order(*g)) sched.assume_buffer(*w, c.weights->buffer_type());
+  }
   Timing t;
   t.schedule = median_us(reps, [&] { sched.schedule(graph); });
   t.reserve = median_us(reps, [&] { sched.reserve(graph); });
   t.alloc = median_us(reps, [&] { sched.alloc_graph(graph); });
+  bool flip = false;
+  t.changed = median_us(reps, [&] { sched.alloc_graph((flip = !flip) ? other : graph); });
   t.nodes = graph.nodes().size();
   t.splits = sched.report().splits.size();
   return t;
@@ -115,7 +123,7 @@ void print_tsv(const std::vector<Case>& cases, int reps) {
   for (int layers : {8, 32, 64}) {
     for (const Case* c : {&cases[0], &cases[2]}) {
       const Timing t = measure(*c, layers, reps);
-      fmt::print("{}\t{}\t{}\t{}\t{:.1f}\n", c->name, layers, t.nodes, t.splits, t.alloc);
+      fmt::print("{}\t{}\t{}\t{}\t{:.1f}\t{:.1f}\n", c->name, layers, t.nodes, t.splits, t.alloc, t.changed);
     }
   }
 }
@@ -137,19 +145,19 @@ int main(int argc, char** argv) {
     return 0;
   }
   fmt::print("transformer, 32 layers, hidden 4096, batch 32; median of {} runs, microseconds\n\n", reps);
-  fmt::print("{:<34} {:>6} {:>6} {:>10} {:>10} {:>12} {:>12}\n", "backends", "nodes", "splits", "schedule",
-             "reserve", "alloc_graph", "us per node");
+  fmt::print("{:<34} {:>6} {:>6} {:>9} {:>9} {:>12} {:>9}\n", "backends", "nodes", "splits", "schedule",
+             "reserve", "alloc_graph", "changed");
   for (const Case& c : cases) {
     const Timing t = measure(c, 32, reps);
-    fmt::print("{:<34} {:>6} {:>6} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.3f}\n", c.name, t.nodes, t.splits,
-               t.schedule, t.reserve, t.alloc, t.alloc / static_cast<double>(t.nodes));
+    fmt::print("{:<34} {:>6} {:>6} {:>9.1f} {:>9.1f} {:>12.1f} {:>9.1f}\n", c.name, t.nodes, t.splits,
+               t.schedule, t.reserve, t.alloc, t.changed);
   }
-  fmt::print("\nalloc_graph against layers (gpu0 + CPU)\n{:>6} {:>6} {:>12} {:>12}\n", "layers", "nodes",
-             "alloc_graph", "us per node");
+  fmt::print("\nalloc_graph against layers (gpu0 + CPU), us per node\n{:>6} {:>6} {:>12} {:>9}\n", "layers",
+             "nodes", "alloc_graph", "changed");
   for (int layers : {8, 16, 27, 32, 64}) {
     const Timing t = measure(cases[1], layers, std::max(1, reps / 2));
-    fmt::print("{:>6} {:>6} {:>12.1f} {:>12.3f}\n", layers, t.nodes, t.alloc,
-               t.alloc / static_cast<double>(t.nodes));
+    const auto nodes = static_cast<double>(t.nodes);
+    fmt::print("{:>6} {:>6} {:>12.3f} {:>9.3f}\n", layers, t.nodes, t.alloc / nodes, t.changed / nodes);
   }
   return 0;
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds bk (Release) and runs sched_bench: the scheduler's split + allocation time for the built-in
 # 32-layer transformer (1028 nodes), the CPU alone and with a device that runs only mul_mat and add
-# (450 splits), and its growth with layers. Medians over repetitions, alternating rounds.
+# (450 splits), and its growth with layers: for the same graph again (which bk recognises as
+# unchanged) and for a graph that changed since the last call (every call schedules and plans from
+# scratch). Medians over repetitions, alternating rounds.
 #
 # With a ggml source tree (ggml itself, or llama.cpp, which ships it), it also builds ggml there as
 # llama.cpp does (static, GGML_LLAMAFILE=ON, this CPU's ISA) with its BLAS backend, runs the same
@@ -66,25 +68,29 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 python3 - "$rows" <<'PY'
 import statistics, sys
 from collections import defaultdict
-runs = defaultdict(list)
+runs = defaultdict(list)  # (impl, kind, layers, "same" or "changed"): microseconds
 shape = {}
 for line in open(sys.argv[1]):
-    impl, case, layers, nodes, splits, us = line.rstrip("\n").split("\t")
+    impl, case, layers, nodes, splits, *us = line.rstrip("\n").split("\t")
     kind = "CPU alone" if case == "CPU" else "mul_mat elsewhere"
-    runs[(impl, kind, int(layers))].append(float(us))
+    for variant, value in zip(("same", "changed"), us):  # ggml's rows have one time
+        runs[(impl, kind, int(layers), variant)].append(float(value))
     shape[(impl, kind, int(layers))] = (nodes, splits)
-print("| case | layers | bk nodes / splits | bk us (per node) | ggml nodes / splits | ggml us (per node) | bk / ggml time |")
-print("|---|--:|--:|--:|--:|--:|--:|")
-for (impl, kind, layers) in sorted(k for k in runs if k[0] == "bk"):
+print("| case | layers | bk nodes / splits | bk us, same graph (per node) | bk us, graph changed (per node) "
+      "| ggml nodes / splits | ggml us (per node) | bk / ggml, same | bk / ggml, changed |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+for (impl, kind, layers) in sorted(k for k in shape if k[0] == "bk"):
     nodes, splits = shape[("bk", kind, layers)]
-    bk = statistics.median(runs[("bk", kind, layers)])
-    row = f"| {kind} | {layers} | {nodes} / {splits} | {bk:.1f} ({bk / int(nodes):.3f}) |"
-    peer = runs.get(("ggml", kind, layers))
+    same = statistics.median(runs[("bk", kind, layers, "same")])
+    changed = statistics.median(runs[("bk", kind, layers, "changed")])
+    row = f"| {kind} | {layers} | {nodes} / {splits} | {same:.1f} ({same / int(nodes):.3f}) " \
+          f"| {changed:.1f} ({changed / int(nodes):.3f}) |"
+    peer = runs.get(("ggml", kind, layers, "same"))
     if peer:
         gnodes, gsplits = shape[("ggml", kind, layers)]
         g = statistics.median(peer)
-        row += f" {gnodes} / {gsplits} | {g:.1f} ({g / int(gnodes):.3f}) | {bk / g:.2f} |"
+        row += f" {gnodes} / {gsplits} | {g:.1f} ({g / int(gnodes):.3f}) | {same / g:.2f} | {changed / g:.2f} |"
     else:
-        row += " - | - | - |"
+        row += " - | - | - | - |"
     print(row)
 PY

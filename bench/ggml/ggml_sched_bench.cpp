@@ -7,9 +7,11 @@
 //
 // Cases, as in sched_bench: the CPU backend alone; and BLAS + CPU, where the BLAS backend runs
 // only mul_mat, so the scheduler splits around every other op (bk's "mm" simulated device runs
-// mul_mat and add). alloc_graph is ggml_backend_sched_reset + ggml_backend_sched_alloc_graph
-// (split, plan, place every tensor in compute buffers reserved once), the work that repeats for
-// every evaluated graph.
+// mul_mat and add). alloc_graph is ggml_backend_sched_reset + ggml_backend_sched_alloc_graph,
+// the work that repeats for every evaluated graph: ggml splits the graph again, checks that it
+// fits the memory plan of the graph before (ggml_gallocr_needs_realloc: node counts, each
+// tensor's size) and places every tensor by that plan; it plans memory again only when the
+// graph does not fit.
 // Prints one tab-separated row per case and layer count: case, layers, nodes, splits, alloc_us.
 #include <ggml-alloc.h>
 #include <ggml-backend.h>
