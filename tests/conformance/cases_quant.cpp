@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Quantized weights (q8_0, q4_0, q4_k, q6_k) in ggml's block layouts: mul_mat with f32
-// activations on every path (one column, decode widths, the GEMM, W taller than the CPU's
-// 256-row decode panel, x batches over one w, x read transposed) and get_rows. K runs over
+// activations on every path (one column, decode widths, rows decoded for the dot path, the GEMM,
+// W taller than the CPU's 256-row decode panel, x batches over one w, x read transposed) and
+// get_rows. K runs over
 // several blocks with the last one apart; the reference decodes the same blocks
 // (probe/verify/quant_values.h).
 #include "cases_util.h"
@@ -28,6 +29,7 @@ constexpr QuantShape kQuantShapes[] = {
     {64, 40, 5, 1, ""},   // the GEMM path
     {300, 40, 2, 1, ""},  // the GEMM over two decode panels, the second shorter (X packed once)
     {9, 5, 2, 3, "_batch3_bcast1"},
+    {70, 12, 2, 3, "_batch3_bcast1"},  // past the fused kernels' columns, more than one task of rows
 };
 
 void add_mul_mat(std::vector<Case>& out, DType w) {

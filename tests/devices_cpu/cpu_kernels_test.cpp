@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -300,8 +301,8 @@ double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t
 
 // Every weight type; rows past the 64-row tasks and the 256-row panels; k with an odd number of
 // the kernels' units (the avx2 loop takes two at a time); each column count the avx2 kernels
-// group differently (1-4, 5 = 4 + 1, 8), and past 8 the panels with the f32 dot path (13, 32)
-// and the GEMM (40).
+// group differently (1-4, 5 = 4 + 1, 8), and past 8 rows decoded by each task for the f32 dot
+// path (13, 32) and panels for the GEMM (40).
 TEST_P(CpuTier, QuantizedMulMatMatchesDecodedWeights) {
   for (DType wt : {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K}) {
     const int64_t k = dtype_block(wt) == 256 ? 768 : 224;  // 3 super blocks, 7 blocks
@@ -387,6 +388,37 @@ void check_gemv_entries(const CpuKernels& tier, int64_t depth) {
 
 TEST_P(CpuTier, QuantizedGemvEntriesMatchPortable) {
   for (int64_t depth : {512, 33024, 33056}) check_gemv_entries(k(), depth);
+}
+
+// The tier's row decoders give core's bits for any block: random bytes are a valid block of every
+// type, and they reach every code, every scale sign and f16 scales that are subnormal, infinite
+// or NaN (NaN compares as NaN: the payload is not part of the contract).
+TEST_P(CpuTier, DequantizedRowsAreCoresBits) {
+  const DType types[] = {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K};
+  for (int t = 0; t < kQuantTypeCount; ++t) {
+    const DequantizeFn decode = k().dequantize[t];
+    if (decode == nullptr) {
+      EXPECT_EQ(GetParam(), CpuIsa::portable) << "only the portable tier leaves decoding to core";
+      continue;
+    }
+    const int64_t blocks = 300, n = blocks * dtype_block(types[t]);
+    std::vector<uint8_t> bytes(static_cast<size_t>(blocks) * dtype_size(types[t]));
+    std::mt19937 rng(77u + static_cast<uint32_t>(t));
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+    std::vector<float> got(static_cast<size_t>(n) + 1, 42.0f), want(static_cast<size_t>(n));
+    decode(bytes.data(), got.data(), n);
+    dequantize_row(types[t], bytes.data(), want.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      const float a = got[static_cast<size_t>(i)], b = want[static_cast<size_t>(i)];
+      if (std::isnan(b)) {
+        EXPECT_TRUE(std::isnan(a)) << dtype_name(types[t]) << " element " << i;
+      } else {
+        EXPECT_EQ(std::bit_cast<uint32_t>(a), std::bit_cast<uint32_t>(b))
+            << dtype_name(types[t]) << " element " << i << ": " << a << " against " << b;
+      }
+    }
+    EXPECT_EQ(got.back(), 42.0f) << dtype_name(types[t]) << ": wrote past n";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Available, CpuTier, testing::ValuesIn(tiers()),

@@ -110,6 +110,11 @@ using GemvQuantFn = void (*)(const void* w, size_t w_stride, int64_t m, const XB
 // elements two weight blocks meet). Null where the entry reads XBlock16s as they are.
 using XLayoutFn = void (*)(XBlock16* x, int64_t blocks);
 
+// Decodes n elements (whole blocks) of a quantized row to f32 exactly as core's dequantize_row
+// (bk/quant.h), to the bit. One entry per QuantType; null on the portable tier, which calls
+// core's loops.
+using DequantizeFn = void (*)(const void* blocks, float* y, int64_t n);
+
 // The AMX path for bf16 weights (tier amx only; null elsewhere). Packed in 16-row panels of
 // kt = ceil(k / 32) tiles of 512 uint16 each, zero-padded past the matrix edges (rows and k):
 // an X panel tile t is [16 rows][32 k] bf16 (row stride 64 bytes), a W panel tile t is the
@@ -164,16 +169,17 @@ struct CpuKernels {
   GemvPackedFns gemv_packed;
   GemvQuantFn gemv_quant[kQuantTypeCount];
   XLayoutFn gemv_quant_x[kQuantTypeCount];  // applied to X rows before gemv_quant reads them
+  DequantizeFn dequantize[kQuantTypeCount];
   AmxFns amx;
   // f32 is always set; bf16 and f16 only where the tier and CPU have such arithmetic (run null).
   PeakFn peak_f32, peak_bf16, peak_f16;
 };
 
 // Filled by the tier units, into value-initialised tables. Each fills every field it owns: the
-// vec and matmul fills everything but gemv_packed, gemv_quant(_x), amx, peak_bf16 and peak_f16,
-// which stay null unless the avx512 packed gemv fill (gemv_packed), the quant_dot fills
-// (gemv_quant, every tier; gemv_quant_x where an entry wants it), the amx fill (amx, peak_bf16)
-// or the avx512 extension fill below sets them.
+// vec and matmul fills everything but gemv_packed, gemv_quant(_x), dequantize, amx, peak_bf16 and
+// peak_f16, which stay null unless the avx512 packed gemv fill (gemv_packed), the quant_dot fills
+// (gemv_quant, every tier; gemv_quant_x where an entry wants it), the dequantize fill, the amx
+// fill (amx, peak_bf16) or the avx512 extension fill below sets them.
 void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
@@ -185,6 +191,7 @@ void cpu_fill_gemv_packed_avx512(CpuKernels& t);  // its gemv_packed; called by 
 void cpu_fill_matmul_amx(CpuKernels& t);
 void cpu_fill_quant_dot_portable(CpuKernels& t);  // gemv_quant
 void cpu_fill_quant_dot_avx2(CpuKernels& t);      // gemv_quant, for the avx2 and avx512 tiers
+void cpu_fill_dequantize_avx2(CpuKernels& t);     // dequantize, for the avx2 and avx512 tiers
 // The avx512 tiers' q4_0 and q4_k entries of gemv_quant (and q4_0's gemv_quant_x), over the
 // avx2 fill, for CPUs with AVX512_VNNI (dispatch.cpp checks).
 void cpu_fill_quant_dot_avx512(CpuKernels& t);

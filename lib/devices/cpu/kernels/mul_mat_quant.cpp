@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 
+#include "devices/cpu/kernels/quant_type.h"
 #include "devices/cpu/kernels/row_io.h"
 
 namespace bk {
@@ -13,19 +14,6 @@ namespace {
 
 // W rows per task: as for the f32 dot path, enough to amortise a task, few enough to balance.
 constexpr int64_t kRowsPerTask = 64;
-
-QuantType quant_type(DType t) noexcept {
-  switch (t) {
-    case DType::Q8_0:
-      return QuantType::q8_0;
-    case DType::Q4_0:
-      return QuantType::q4_0;
-    case DType::Q4_K:
-      return QuantType::q4_k;
-    default:
-      return QuantType::q6_k;
-  }
-}
 
 int64_t blocks_per_row(const Tensor& x) noexcept { return x.ne[0] / kXBlock; }
 

@@ -3,7 +3,7 @@
 // mul_mat's decode path for quantized weights (q8_0, q4_0, q4_k, q6_k) at few columns: the
 // activations are quantized once to 16-bit blocks (XBlock16, kernel_table.h) and the tier's fused
 // kernels (gemv_quant) decode each weight block in registers and multiply it in integers, so W is
-// read once, as it is stored. Wider products decode W to f32 panels and run the f32 paths
+// read once, as it is stored. Wider products decode W to f32 and run the f32 paths
 // (op_mul_mat.cpp), where enough columns share each decoded weight.
 
 #include <cstddef>
@@ -15,10 +15,9 @@
 namespace bk {
 
 // Up to this many columns (activation rows) the fused kernels run; past it W is decoded to f32
-// panels for the f32 paths. The fused kernels' cost grows with every column (a decoded block
-// serves at most four), the panels' decode is paid once: at 4096 x 4096 the fused kernels
-// measured 1.3-2.6x the panels at 8 columns and 0.75-1.5x at 16 (docs/performance.md, "fused
-// decode-and-dot kernels").
+// for the f32 paths. The fused kernels' cost grows with every column (a decoded block serves at
+// most four), the decode is paid once; at 8 columns the two measured even for q4_0 and q4_k
+// (docs/performance.md, "fused decode-and-dot kernels" and "rows decoded by the task").
 inline constexpr int64_t kQuantDotMaxColumns = 8;
 
 // Whether mul_mat of these operands takes this path: w quantized, at most kQuantDotMaxColumns

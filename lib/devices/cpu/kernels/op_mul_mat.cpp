@@ -2,8 +2,9 @@
 // mul_mat: batches (with weight broadcasting over dims 2-3), gathers of strided operands into
 // contiguous f32 rows, and the choice between the dot-product path (few columns: streams W once)
 // and the packed, blocked GEMM (mul_mat_gemm.h). Quantized weights take the fused decode-and-dot
-// kernels at few columns (mul_mat_quant.h); wider, they are decoded to f32 a panel of rows at a
-// time and each panel runs the same paths (on the amx tier, the GEMM's panels as bf16 on tiles).
+// kernels at few columns (mul_mat_quant.h); wider, they are decoded to f32 and run the f32 paths:
+// on the dot path each task decodes its own rows just before it reads them, for the GEMM a panel
+// of rows at a time (on the amx tier, the panels as bf16 on tiles).
 #include <algorithm>
 
 #include "devices/cpu/kernels/mul_mat_amx.h"
@@ -54,6 +55,11 @@ size_t packed_floats(int64_t n, int64_t k, int phases) {
 // leaving each panel enough rows for the GEMM's tiles and the threads.
 constexpr int64_t kQuantPanelRows = 256;
 
+// A thread's rows of a quantized W decoded for the dot path: one task's rows of k floats.
+size_t decoded_rows_bytes(int64_t k) {
+  return align_up(static_cast<size_t>(kGemvRowsPerTask * k) * sizeof(float));
+}
+
 WeightType weight_type(DType t) {
   return t == DType::F16 ? WeightType::f16 : t == DType::BF16 ? WeightType::bf16 : WeightType::f32;
 }
@@ -62,8 +68,10 @@ WeightType weight_type(DType t) {
 struct MulMatLayout {
   bool gather_w = false;      // w's rows are strided: copied to contiguous f32 first
   bool quant_dot = false;     // w is quantized, few columns: the fused kernels, x quantized at xq_offset
-  bool quant_panels = false;  // w is quantized, more columns: decoded panel by panel to f32 at w_offset
-                              // (and, for AMX, converted to bf16 at w16_offset)
+  bool quant_rows = false;    // w is quantized, the dot path's columns: each task decodes its rows to
+                              // f32 in its thread's part of w_offset
+  bool quant_panels = false;  // w is quantized, the GEMM's columns: decoded panel by panel to f32 at
+                              // w_offset (and, for AMX, converted to bf16 at w16_offset)
   bool gather_x = false;
   int phases = 0;      // x is packed for gemv_packed with these phases (kernel_table.h), not padded
   bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
@@ -72,16 +80,18 @@ struct MulMatLayout {
   size_t w_offset = 0, w16_offset = 0, x_offset = 0, xt_offset = 0, xq_offset = 0, gemm_offset = 0, total = 0;
 };
 
-MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
+MulMatLayout layout_of(const Tensor& node, const CpuKernels& k, int threads) {
   const Tensor& w = *node.src[0];
   const Tensor& x = *node.src[1];
   MulMatLayout l;
   l.quant_dot = cpu_quant_dot_applies(w, x);
-  l.quant_panels = is_quantized(w.type) && !l.quant_dot;
-  l.gather_w = !is_quantized(w.type) && w.nb[0] != dtype_size(w.type);
-  const bool f32_w = w.type == DType::F32 || l.quant_panels;  // what the kernels see
-  const int64_t w_rows = l.quant_panels ? std::min(kQuantPanelRows, w.ne[1]) : w.ne[1];
   l.gemm = x.ne[1] > kGemvMaxColumns;
+  const bool decoded = is_quantized(w.type) && !l.quant_dot;
+  l.quant_rows = decoded && !l.gemm;
+  l.quant_panels = decoded && l.gemm;
+  l.gather_w = !is_quantized(w.type) && w.nb[0] != dtype_size(w.type);
+  const bool f32_w = w.type == DType::F32 || decoded;  // what the kernels see
+  const int64_t w_rows = l.quant_panels ? std::min(kQuantPanelRows, w.ne[1]) : w.ne[1];
   const bool f32_dot = !l.gemm && !l.quant_dot;  // the f32 kernels' dot path
   if (f32_dot && f32_w && k.gemv_packed.pack != nullptr)
     l.phases = packed_phases(x.ne[1], k.gemv_packed.max_columns);
@@ -95,6 +105,10 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k) {
   if (l.gather_w || l.quant_panels) {
     l.w_offset = l.total;
     l.total += align_up(panel_elements * sizeof(float));
+  }
+  if (l.quant_rows) {
+    l.w_offset = l.total;
+    l.total += static_cast<size_t>(threads) * decoded_rows_bytes(w.ne[0]);
   }
   if (l.quant_panels && l.amx) {
     l.w16_offset = l.total;
@@ -195,22 +209,37 @@ void pack_x(KernelContext& ctx, const Tensor& x, int phases, float* xt) {
   });
 }
 
+// Rows first .. first + rows - 1 of a quantized w decoded to f32, one after the other in dst.
+void decode_rows(const CpuKernels& k, const Tensor& w, RowIndex first, int64_t rows, float* dst) {
+  for (int64_t j = 0; j < rows; ++j)
+    read_row_f32(k, w, {first.i1 + j, first.i2, first.i3}, 0, w.ne[0], dst + j * w.ne[0]);
+}
+
 // Tasks of 64 W rows of one batch; from X packed with `phases` when xt is set (pack_x), else
-// from x.
+// from x. A quantized w is decoded by each task into its thread's part of `decoded`
+// (decoded_rows_bytes each), where the rows are still in the cache when the dot path reads them.
 void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, const float* xt,
-              int phases) {
+              int phases, std::byte* decoded) {
   const int64_t batches = x.ne[2] * x.ne[3];
   const int64_t chunks = (w.ne[1] + kGemvRowsPerTask - 1) / kGemvRowsPerTask;
   const int64_t units = batches * chunks;
   const int64_t tasks = task_count(units, kGemvRowsPerTask * w.ne[0] * x.ne[1], ctx.threads());
   const size_t per_batch = xt != nullptr ? packed_floats(x.ne[1], x.ne[0], phases) : 0;
-  ctx.parallel(tasks, [&](int64_t task, int) {
+  ctx.parallel(tasks, [&](int64_t task, int thread) {
     const Range r = split_range(units, tasks, task);
     for (int64_t u = r.begin; u < r.end; ++u) {
       const int64_t b = u / chunks, j0 = (u % chunks) * kGemvRowsPerTask;
-      const GemmProblem p = batch_problem(node, w, x, b % x.ne[2], b / x.ne[2]);
+      GemmProblem p = batch_problem(node, w, x, b % x.ne[2], b / x.ne[2]);
       const int64_t rows = std::min(kGemvRowsPerTask, p.m - j0);
       const void* wj = static_cast<const std::byte*>(p.w) + static_cast<size_t>(j0) * p.w_stride;
+      if (decoded != nullptr) {
+        auto* rows_f32 =
+            reinterpret_cast<float*>(decoded + static_cast<size_t>(thread) * decoded_rows_bytes(p.k));
+        decode_rows(ctx.k(), w, {j0, b % x.ne[2] / (x.ne[2] / w.ne[2]), b / x.ne[2] / (x.ne[3] / w.ne[3])},
+                    rows, rows_f32);
+        wj = rows_f32;
+        p.w_stride = static_cast<size_t>(p.k) * sizeof(float);
+      }
       if (xt != nullptr) {
         ctx.k().gemv_packed.gemv_f32(wj, p.w_stride, rows, xt + static_cast<size_t>(b) * per_batch, p.n, p.k,
                                      phases, p.c + j0, p.ldc);
@@ -227,7 +256,7 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
 void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, const Tensor& w, const Tensor& x,
               const float* xt, bool x_packed = false) {
   if (!l.gemm) {
-    run_gemv(ctx, node, w, x, xt, l.phases);
+    run_gemv(ctx, node, w, x, xt, l.phases, l.quant_rows ? ctx.work() + l.w_offset : nullptr);
     return;
   }
   for (int64_t c3 = 0; c3 < x.ne[3]; ++c3) {
@@ -263,12 +292,12 @@ void multiply_by_panels(KernelContext& ctx, const MulMatLayout& l, const Tensor&
 
 }  // namespace
 
-size_t cpu_mul_mat_work_size(const Tensor& node, const CpuKernels& k, int /*threads*/) {
-  return layout_of(node, k).total;
+size_t cpu_mul_mat_work_size(const Tensor& node, const CpuKernels& k, int threads) {
+  return layout_of(node, k, threads).total;
 }
 
 void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
-  const MulMatLayout l = layout_of(node, ctx.k());
+  const MulMatLayout l = layout_of(node, ctx.k(), ctx.threads());
   const Tensor& w0 = *node.src[0];
   const Tensor& x0 = *node.src[1];
   const Tensor x = l.gather_x ? gather_f32(ctx, x0, ctx.work() + l.x_offset,

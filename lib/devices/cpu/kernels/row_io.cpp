@@ -5,6 +5,7 @@
 
 #include "bk/dtype.h"
 #include "bk/quant.h"
+#include "devices/cpu/kernels/quant_type.h"
 
 namespace bk {
 
@@ -12,7 +13,12 @@ const float* read_row_f32(const CpuKernels& k, const Tensor& t, RowIndex r, int6
                           float* scratch) {
   if (is_quantized(t.type)) {  // whole blocks: i0 and n are multiples of the block
     const std::byte* blocks = element_ptr(t, 0, r) + static_cast<size_t>(i0 / dtype_block(t.type)) * t.nb[0];
-    dequantize_row(t.type, blocks, scratch, n);
+    const DequantizeFn tier = k.dequantize[static_cast<int>(quant_type(t.type))];
+    if (tier != nullptr) {
+      tier(blocks, scratch, n);
+    } else {
+      dequantize_row(t.type, blocks, scratch, n);
+    }
     return scratch;
   }
   const std::byte* p = element_ptr(t, i0, r);
