@@ -24,15 +24,12 @@ size_t Tensor::nbytes() const noexcept {
 }
 
 bool Tensor::is_contiguous() const noexcept {
-  // packed_strides, compared as it goes: the scheduler and the CPU's op checks ask it per node.
-  size_t packed = dtype_size(type);
-  if (nb[0] != packed) return false;
-  packed *= static_cast<size_t>(ne[0] / dtype_block(type));
-  for (int i = 1; i < kMaxDims; ++i) {
-    if (nb[i] != packed) return false;
-    packed *= static_cast<size_t>(ne[i]);
-  }
-  return true;
+  // All four strides compared, without branches: the scheduler and the CPU's op checks ask this
+  // per node.
+  const Strides packed = packed_strides(type, ne);
+  bool same = true;
+  for (int i = 0; i < kMaxDims; ++i) same &= nb[i] == packed[i];
+  return same;
 }
 
 int64_t Tensor::dims() const noexcept {
