@@ -72,8 +72,13 @@ void tile_at(const GemmFns& g, const GemmProblem& p, int64_t kc, const float* xp
 
 void compute_blocks(KernelContext& ctx, const GemmProblem& p, const Panels& wp, const Panels& xp) {
   const GemmFns& g = ctx.k().gemm;
-  const int64_t xpb = std::max<int64_t>(kXRows / g.mr, 1), wpb = std::max<int64_t>(kWRows / g.nr, 1);
-  const int64_t xblocks = ceil_div(xp.count, xpb), wblocks = ceil_div(wp.count, wpb);
+  const int64_t xpb = std::max<int64_t>(kXRows / g.mr, 1);
+  const int64_t xblocks = ceil_div(xp.count, xpb);
+  int64_t wpb = std::max<int64_t>(kWRows / g.nr, 1);
+  // Too few blocks to share out evenly, where few X rows meet few W rows (a quantized W's panel
+  // of 256 rows is 5 + 1 W panels on avx512, two blocks of unequal work): a block per W panel.
+  if (xblocks * ceil_div(wp.count, wpb) < 4 * ctx.threads()) wpb = 1;
+  const int64_t wblocks = ceil_div(wp.count, wpb);
   const int64_t kblocks = ceil_div(p.k, kKc);
   const int64_t units = xblocks * wblocks;
   const int64_t tasks = task_count(units, kXRows * kWRows, ctx.threads()) == 1 ? 1 : units;
