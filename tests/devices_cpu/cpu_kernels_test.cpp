@@ -260,9 +260,9 @@ TEST_P(CpuTier, PackedGemvMatchesDoubleAtEveryColumnCount) {
 
 // Quantized weights through the backend on this tier: W encoded from random floats, the
 // reference the double-precision product of the decoded W (dequantize_row) and the f32 X (both
-// rounded to bf16 where the AMX path rounds them). The fused kernels (1-8 columns) quantize X to
+// rounded to bf16 where the AMX path rounds them). The fused kernels (1-7 columns) quantize X to
 // 16 bits, which costs ~1e-10 of NMSE; 1e-8 still fails any decoding mistake (a wrong scale,
-// nibble or offset is an error of order 1). Wider X takes the decoded panels and the GEMM.
+// nibble or offset is an error of order 1). Wider X takes decoded rows and the f32 paths.
 double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t k) {
   GraphBuilder g;
   Tensor& w = g.weight(wtype, {k, m, 1, 1}, "w");
@@ -301,12 +301,12 @@ double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t
 
 // Every weight type; rows past the 64-row tasks and the 256-row panels; k with an odd number of
 // the kernels' units (the avx2 loop takes two at a time); each column count the avx2 kernels
-// group differently (1-4, 5 = 4 + 1, 8), and past 8 rows decoded by each task for the f32 dot
-// path (13, 32) and panels for the GEMM (40).
+// group differently (1-4, 5 = 4 + 1, 7 = 4 + 3), and past 7 rows decoded by each task for the
+// f32 dot path (8, 13, 32) and panels for the GEMM (40).
 TEST_P(CpuTier, QuantizedMulMatMatchesDecodedWeights) {
   for (DType wt : {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K}) {
     const int64_t k = dtype_block(wt) == 256 ? 768 : 224;  // 3 super blocks, 7 blocks
-    for (int64_t n : {1, 2, 3, 4, 5, 8, 13, 32, 40}) {
+    for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 13, 32, 40}) {
       const int64_t m = n <= 32 ? 300 : 70;
       EXPECT_LT(quant_mul_mat_nmse(GetParam(), wt, m, n, k), 1e-8)
           << cpu_isa_name(GetParam()) << " " << dtype_name(wt) << " " << m << "x" << n << "x" << k;

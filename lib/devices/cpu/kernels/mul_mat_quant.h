@@ -16,9 +16,10 @@ namespace bk {
 
 // Up to this many columns (activation rows) the fused kernels run; past it W is decoded to f32
 // for the f32 paths. The fused kernels' cost grows with every column (a decoded block serves at
-// most four), the decode is paid once; at 8 columns the two measured even for q4_0 and q4_k
-// (docs/performance.md, "fused decode-and-dot kernels" and "rows decoded by the task").
-inline constexpr int64_t kQuantDotMaxColumns = 8;
+// most four), the decode is paid once: at 8 columns decoding measured faster for every type on
+// both tiers but q4_k on avx512 (even), at 7 slower for about half of them (docs/performance.md,
+// "rows decoded by the task").
+inline constexpr int64_t kQuantDotMaxColumns = 7;
 
 // Whether mul_mat of these operands takes this path: w quantized, at most kQuantDotMaxColumns
 // columns.
