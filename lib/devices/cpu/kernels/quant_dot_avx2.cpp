@@ -4,19 +4,23 @@
 // integers, 16 elements a vector (for q6_k with its offset 32 and 16-element scale applied), and
 // multiplied with the 16-bit activations by vpmaddwd (pairs of products summed to int32; at most
 // 2 x 4096 x 32767, no overflow); one float multiply-add per 32 elements then applies the
-// weight's and the activations' block scales. q4_0's offset 8 (in the integers) and q4_k's
-// minimums (in floats) multiply the activation blocks' sums.
+// weight's and the activations' block scales. q4_0's offset 8 and q4_k's minimums multiply the
+// activation blocks' sums.
 //
-// Each W row is read once for up to four X rows (columns) at a time, so a block is decoded once
-// per four columns. Two accumulators per column take alternate blocks: one chain of dependent
-// multiply-adds would wait on its latency. Compiled with -mavx2 -mfma -mf16c; see
-// kernel_table.h for what this file may include and define.
+// q4_0 and q4_k take their scales eight blocks at a time (quant_dot_segment.h): eight weight
+// scales times the activations' eight with one vector multiply, the offset or minimums in one
+// multiply-add, and a lane permute per block where a block at a time costs a scalar conversion,
+// two multiplies and a broadcast; q8_0 and q6_k go a block at a time (docs/performance.md,
+// "avx2 scales eight blocks at a time"). Each W row is read once for up to four X rows
+// (columns) at a time, so a block is decoded once per four columns. Two accumulators per column
+// take alternate blocks: one chain of dependent multiply-adds would wait on its latency. Compiled with -mavx2
+// -mfma -mf16c; see kernel_table.h for what this file may include and define.
 #include <immintrin.h>
 
 #include <cstring>
 
 #include "devices/cpu/kernels/kernel_table.h"
-#include "devices/cpu/kernels/quant_dot_columns.h"
+#include "devices/cpu/kernels/quant_dot_segment.h"
 #include "devices/cpu/kernels/vec_avx2_math.h"
 
 namespace bk {
@@ -30,8 +34,6 @@ float f16_at(const uint8_t* p) {
   return _cvtsh_ss(h);
 }
 
-__m128i low_nibbles(__m128i v) { return _mm_and_si128(v, _mm_set1_epi8(0x0F)); }
-__m128i high_nibbles(__m128i v) { return low_nibbles(_mm_srli_epi16(v, 4)); }
 __m256i low_nibbles(__m256i v) { return _mm256_and_si256(v, _mm256_set1_epi8(0x0F)); }
 __m256i high_nibbles(__m256i v) { return low_nibbles(_mm256_srli_epi16(v, 4)); }
 
@@ -43,9 +45,6 @@ __m256i dot_lanes(__m256i w0, __m256i w1, const XBlock16& x) {
                           _mm256_madd_epi16(w1, _mm256_loadu_si256(q + 1)));
 }
 
-// v in lane 0, zeros elsewhere: subtracting it takes an offset out of a block's lane sum.
-__m256i in_lane0(int32_t v) { return _mm256_setr_epi32(v, 0, 0, 0, 0, 0, 0, 0); }
-
 // acc += lanes * scale.
 void add_scaled(__m256& acc, __m256i lanes, float scale) {
   acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(lanes), _mm256_set1_ps(scale), acc);
@@ -56,8 +55,8 @@ __m256i widen_u8(__m128i v, int16_t offset) {
   return _mm256_sub_epi16(_mm256_cvtepu8_epi16(v), _mm256_set1_epi16(offset));
 }
 
-// One type's step: the unit of weights (one block for q8_0 and q4_0, one 256-element super block
-// for the k-quants) at w, times C columns whose activation blocks for that unit start at x (the
+// A block-at-a-time type's step: the unit of weights (one block for q8_0, one 256-element super
+// block for q6_k) at w, times C columns whose activation blocks for that unit start at x (the
 // next column's x_stride blocks further). Adds to a0 (and a1) and off.
 
 // q8_0: d, 32 x int8.
@@ -77,71 +76,125 @@ struct Q8_0 {
   }
 };
 
-// q4_0: d, 16 bytes holding element j in the low and j + 16 in the high nibble, offset 8.
-struct Q4_0 {
-  static constexpr int64_t kUnit = 32, kBytes = 18;
-  template <int C>
-  static void step(const uint8_t* w, const XBlock16* x, int64_t x_stride, __m256 (&a0)[C], __m256 (&)[C],
-                   float (&)[C]) {
-    // Each byte widened to int16 holds both of its nibbles: masking gives element j, shifting
-    // element j + 16. The offset is taken out of one lane through the activations' sum (cheaper
-    // than subtracting 8 from every weight, and no scalar chain from block to block).
-    const __m256i bytes = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2)));
-    const __m256i w0 = _mm256_and_si256(bytes, _mm256_set1_epi16(0x0F)), w1 = _mm256_srli_epi16(bytes, 4);
-    const float d = f16_at(w);
-#pragma GCC unroll 4
-    for (int i = 0; i < C; ++i) {
-      const XBlock16& xb = x[i * x_stride];
-      const __m256i lanes = _mm256_sub_epi32(dot_lanes(w0, w1, xb), in_lane0(8 * xb.qsum));
-      add_scaled(a0[i], lanes, d * xb.d);
-    }
+template <int C>
+struct Acc {
+  __m256 a0[C], a1[C];  // the scaled products of the low and the high nibbles' groups
+  __m256 off[C];        // the minimums' terms, subtracted at the end
+  Acc() {
+    for (int i = 0; i < C; ++i) a0[i] = a1[i] = off[i] = _mm256_setzero_ps();
   }
 };
 
-// q4_k: d, dmin, 12 bytes of 6-bit scales and mins for 8 groups of 32, then 4 chunks of 32 bytes
-// whose low nibbles are group 2c and high nibbles group 2c + 1: x = d * scale * q - dmin * min.
-struct Q4_K {
-  static constexpr int64_t kUnit = 256, kBytes = 144;
+// Lane g of v in all eight lanes.
+__m256 lane(__m256 v, int g) { return _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(g)); }
 
-  // Groups 0-3 sit in the low six bits of bytes g and g + 4; groups 4-7 in the nibbles of byte
-  // g + 8 with their top two bits in the top bits of bytes g (scale) and g + 4 (min).
-  static void scales_and_mins(const uint8_t* s, int (&scale)[8], int (&min)[8]) {
-    for (int g = 0; g < 4; ++g) {
-      scale[g] = s[g] & 63;
-      min[g] = s[g + 4] & 63;
-      scale[g + 4] = (s[g + 8] & 0xF) | ((s[g] >> 6) << 4);
-      min[g + 4] = (s[g + 8] >> 4) | ((s[g + 4] >> 6) << 4);
+// q4_0: d, 16 bytes holding element j in the low and j + 16 in the high nibble, offset 8. A
+// group of eight blocks takes its eight scales for every column from one vector multiply, and
+// the offset from one multiply-add (through the activations' sums).
+struct Q4_0 {
+  static constexpr int64_t kBlockBytes = 18, kBlocksPerUnit = 1;
+
+  // The eight f16 scales of a group (bytes 18 b) as floats.
+  static __m256 scales(const uint8_t* w) {
+    uint16_t h[kGroup];
+    for (int b = 0; b < kGroup; ++b) std::memcpy(&h[b], w + 18 * b, 2);
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h)));
+  }
+
+  // A block's 32 weights times one column's activations, as int32 lanes: each byte widened to
+  // int16 holds both of its nibbles, masking gives element j, shifting element j + 16.
+  template <int C>
+  static void dot(const uint8_t* w, const XBlock16* x, int64_t x_stride, __m256i (&lanes)[C]) {
+    const __m256i bytes = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2)));
+    const __m256i w0 = _mm256_and_si256(bytes, _mm256_set1_epi16(0x0F)), w1 = _mm256_srli_epi16(bytes, 4);
+    for (int i = 0; i < C; ++i) lanes[i] = dot_lanes(w0, w1, x[i * x_stride]);
+  }
+
+  template <int C>
+  static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
+                    Acc<C>& acc) {
+    const __m256 dw = scales(w);
+    __m256 scale[C];
+    for (int i = 0; i < C; ++i) {
+      scale[i] = _mm256_mul_ps(dw, _mm256_load_ps(s[i].d + b0));
+      acc.off[i] = _mm256_fmadd_ps(dw, _mm256_load_ps(s[i].q + b0), acc.off[i]);
+    }
+#pragma GCC unroll 8
+    for (int b = 0; b < kGroup; ++b) {
+      __m256i lanes[C];
+      dot<C>(w + 18 * b, x + b, x_stride, lanes);
+#pragma GCC unroll 4
+      for (int i = 0; i < C; ++i) {
+        __m256& a = b % 2 == 0 ? acc.a0[i] : acc.a1[i];
+        a = _mm256_fmadd_ps(_mm256_cvtepi32_ps(lanes[i]), lane(scale[i], b), a);
+      }
     }
   }
 
   template <int C>
-  static void step(const uint8_t* w, const XBlock16* x, int64_t x_stride, __m256 (&a0)[C], __m256 (&a1)[C],
-                   float (&off)[C]) {
-    const float d = f16_at(w), dmin = f16_at(w + 2);
-    int scale[8], min[8];
-    scales_and_mins(w + 4, scale, min);
+  static void block(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b,
+                    Acc<C>& acc) {
+    __m256i lanes[C];
+    dot<C>(w, x, x_stride, lanes);
+    const float dw = f16_at(w);
+    for (int i = 0; i < C; ++i) {
+      acc.a0[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(lanes[i]), _mm256_set1_ps(dw * s[i].d[b]), acc.a0[i]);
+      acc.off[i] = _mm256_add_ps(acc.off[i], _mm256_setr_ps(dw * s[i].q[b], 0, 0, 0, 0, 0, 0, 0));
+    }
+  }
+
+  template <int C>
+  static float finish(const Acc<C>& acc, int i) {
+    return hsum(_mm256_add_ps(acc.a0[i], acc.a1[i])) - 8.0f * hsum(acc.off[i]);
+  }
+};
+
+// q4_k: d, dmin, 12 bytes of 6-bit scales and minimums for 8 groups of 32, then 4 chunks of 32
+// bytes whose low nibbles are group 2c and high nibbles group 2c + 1: x = d * scale * q - dmin *
+// min. A super block is one group of eight activation blocks (quant_dot_segment.h): its scales
+// for every column come from one vector multiply, its minimums from one multiply-add.
+struct Q4_K {
+  static constexpr int64_t kBlockBytes = 144, kBlocksPerUnit = 8;
+
+  template <int C>
+  static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
+                    Acc<C>& acc) {
+    __m256 scale6, min6;
+    q4_k_scales_and_mins(w + 4, scale6, min6);
+    const __m256 dscale = _mm256_mul_ps(_mm256_set1_ps(f16_at(w)), scale6);
+    const __m256 dmin = _mm256_mul_ps(_mm256_set1_ps(f16_at(w + 2)), min6);
+    __m256 scale[C];
+    for (int i = 0; i < C; ++i) {
+      scale[i] = _mm256_mul_ps(dscale, _mm256_load_ps(s[i].d + b0));
+      acc.off[i] = _mm256_fmadd_ps(dmin, _mm256_load_ps(s[i].q + b0), acc.off[i]);
+    }
 #pragma GCC unroll 4
     for (int chunk = 0; chunk < 4; ++chunk) {
-      const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 16 + 32 * chunk));
-      const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 32 + 32 * chunk));
-      const __m256i lo0 = widen_u8(low_nibbles(v0), 0), lo1 = widen_u8(low_nibbles(v1), 0);
-      const __m256i hi0 = widen_u8(high_nibbles(v0), 0), hi1 = widen_u8(high_nibbles(v1), 0);
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16 + 32 * chunk));
+      const __m256i low = low_nibbles(v), high = high_nibbles(v);
+      const __m256i lo0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(low));
+      const __m256i lo1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(low, 1));
+      const __m256i hi0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(high));
+      const __m256i hi1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(high, 1));
       const int g = 2 * chunk;
 #pragma GCC unroll 4
       for (int i = 0; i < C; ++i) {
         const XBlock16* xb = x + i * x_stride + g;
-        add_scaled(a0[i], dot_lanes(lo0, lo1, xb[0]), d * static_cast<float>(scale[g]) * xb[0].d);
-        add_scaled(a1[i], dot_lanes(hi0, hi1, xb[1]), d * static_cast<float>(scale[g + 1]) * xb[1].d);
+        acc.a0[i] =
+            _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot_lanes(lo0, lo1, xb[0])), lane(scale[i], g), acc.a0[i]);
+        acc.a1[i] =
+            _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot_lanes(hi0, hi1, xb[1])), lane(scale[i], g + 1), acc.a1[i]);
       }
     }
-    // The minimums: dmin * min_g times each group's activation sum.
-    for (int i = 0; i < C; ++i) {
-      const XBlock16* xb = x + i * x_stride;
-      float mins = 0.0f;
-      for (int g = 0; g < 8; ++g)
-        mins += static_cast<float>(min[g]) * xb[g].d * static_cast<float>(xb[g].qsum);
-      off[i] -= dmin * mins;
-    }
+  }
+
+  // Never called: a q4_k row is whole super blocks, whole groups.
+  template <int C>
+  static void block(const uint8_t*, const XBlock16*, int64_t, const XScales*, int64_t, Acc<C>&) {}
+
+  template <int C>
+  static float finish(const Acc<C>& acc, int i) {
+    return hsum(_mm256_add_ps(acc.a0[i], acc.a1[i])) - hsum(acc.off[i]);
   }
 };
 
@@ -191,12 +244,6 @@ struct Q6_K {
   }
 };
 
-// How far ahead of the step at hand W is fetched into L1, a step's bytes at a time: the hardware
-// prefetchers alone left the kernel waiting on W when it streams from memory, and fetching
-// whole rows ahead in a burst stalled on the full line-fill buffers (docs/performance.md,
-// "prefetching W"). The distance measured best of 1-4 KiB.
-constexpr int64_t kPrefetchBytes = 2304;
-
 // W rows [0, m) times C columns, the units alternating between the two accumulators.
 template <class T, int C>
 void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t k,
@@ -213,7 +260,8 @@ void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64
     int64_t u = 0;
     for (; u + 2 <= units; u += 2) {
       for (int64_t b = 0; b < 2 * T::kBytes; b += 64)
-        _mm_prefetch(reinterpret_cast<const char*>(row + u * T::kBytes + kPrefetchBytes + b), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(row + u * T::kBytes + kQuantPrefetchBytes + b),
+                     _MM_HINT_T0);
       T::template step<C>(row + u * T::kBytes, x + u * xblocks, x_stride, a0, a1, off);
       T::template step<C>(row + (u + 1) * T::kBytes, x + (u + 1) * xblocks, x_stride, a1, a0, off);
     }
@@ -234,8 +282,8 @@ void gemv(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t 
 
 void cpu_fill_quant_dot_avx2(CpuKernels& t) {
   t.gemv_quant[static_cast<int>(QuantType::q8_0)] = gemv<Q8_0>;
-  t.gemv_quant[static_cast<int>(QuantType::q4_0)] = gemv<Q4_0>;
-  t.gemv_quant[static_cast<int>(QuantType::q4_k)] = gemv<Q4_K>;
+  t.gemv_quant[static_cast<int>(QuantType::q4_0)] = gemv_by_segments<Q4_0, Acc>;
+  t.gemv_quant[static_cast<int>(QuantType::q4_k)] = gemv_by_segments<Q4_K, Acc>;
   t.gemv_quant[static_cast<int>(QuantType::q6_k)] = gemv<Q6_K>;
 }
 

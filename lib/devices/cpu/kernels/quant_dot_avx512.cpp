@@ -4,10 +4,10 @@
 // quant_dot_avx2.cpp (weights decoded to int16, vpmaddwd with the 16-bit activations, one float
 // multiply-add per 32 elements for the scales), with what held that kernel back taken out of the
 // per-block work (docs/performance.md, "AVX-512 fused kernels"):
-//   - eight blocks' scales at once: the f16 weight scales of a group of eight blocks picked out
-//     of its bytes by one vpermt2w and multiplied by the activations' scales (kept contiguous
-//     per column for a segment of the row), where the avx2 kernel converts and broadcasts one
-//     scalar per block; q4_0's offset and q4_k's minimums are one multiply-add a group;
+//   - eight blocks' scales at once (quant_dot_segment.h, as the avx2 kernels for these types):
+//     the f16 weight scales of a group of eight blocks picked out of its bytes by one vpermt2w
+//     and multiplied by the activations' scales; q4_0's offset and q4_k's minimums are one
+//     multiply-add a group;
 //   - 512-bit integer work: q4_0 two blocks a zmm (vpdpwssd adding the high nibbles' products),
 //     its activations laid out in block pairs beforehand (pair_halves, the tier's gemv_quant_x)
 //     so that each operand is one aligned load; q4_k a block a zmm.
@@ -22,32 +22,10 @@
 #include <cstring>
 
 #include "devices/cpu/kernels/kernel_table.h"
-#include "devices/cpu/kernels/quant_dot_columns.h"
+#include "devices/cpu/kernels/quant_dot_segment.h"
 
 namespace bk {
 namespace {
-
-constexpr int64_t kGroup = 8;  // blocks whose scales are handled together
-// Blocks of a row handled per segment: the activations' scales for it sit on the stack (8 KiB a
-// column). A row longer than this (k > 32768) is read in pieces, each row of W in turn, which
-// breaks the one stream the prefetchers follow; shorter segments measured slower for that.
-constexpr int64_t kSegment = 1024;
-// How far ahead of the group at hand W is fetched into L1, as in quant_dot_avx2.cpp.
-constexpr int64_t kPrefetchBytes = 2304;
-
-// One column's activation scales over a segment: d[b] = the block's scale, q[b] = d[b] * the
-// block's integer sum (the factor of a weight offset or minimum).
-struct XScales {
-  alignas(32) float d[kSegment];
-  alignas(32) float q[kSegment];
-};
-
-void fill_scales(const XBlock16* x, int64_t blocks, XScales& s) {
-  for (int64_t b = 0; b < blocks; ++b) {
-    s.d[b] = x[b].d;
-    s.q[b] = x[b].d * static_cast<float>(x[b].qsum);
-  }
-}
 
 float f16_at(const uint8_t* p) {
   uint16_t h;
@@ -175,27 +153,11 @@ struct Q4_0 {
 struct Q4_K {
   static constexpr int64_t kBlockBytes = 144, kBlocksPerUnit = 8;
 
-  // The eight 6-bit scales and minimums as floats. Groups 0-3 sit in the low six bits of bytes
-  // g and g + 4; groups 4-7 in the nibbles of byte g + 8 with their top two bits in the top bits
-  // of bytes g (scale) and g + 4 (min). Four at a time in 32-bit words.
-  static void scales_and_mins(const uint8_t* p, __m256& scale, __m256& min) {
-    uint32_t u[3];
-    std::memcpy(u, p, 12);
-    const uint32_t low6 = 0x3F3F3F3F, low4 = 0x0F0F0F0F, top2 = 0x03030303;
-    const uint32_t s[2] = {u[0] & low6, (u[2] & low4) | (((u[0] >> 6) & top2) << 4)};
-    const uint32_t m[2] = {u[1] & low6, ((u[2] >> 4) & low4) | (((u[1] >> 6) & top2) << 4)};
-    uint64_t s64, m64;
-    std::memcpy(&s64, s, 8);
-    std::memcpy(&m64, m, 8);
-    scale = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(s64))));
-    min = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(m64))));
-  }
-
   template <int C>
   static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
                     Acc<C>& acc) {
     __m256 scale6, min6;
-    scales_and_mins(w + 4, scale6, min6);
+    q4_k_scales_and_mins(w + 4, scale6, min6);
     const __m256 dscale = _mm256_mul_ps(_mm256_set1_ps(f16_at(w)), scale6);
     const __m256 dmin = _mm256_mul_ps(_mm256_set1_ps(f16_at(w + 2)), min6);
     __m256 scale[C];
@@ -231,55 +193,12 @@ struct Q4_K {
   }
 };
 
-// W rows [0, m) times C columns over activation blocks [b0, b0 + blocks) of the row (a
-// segment), added to C (or stored, for the first segment).
-template <class T, int C>
-void segment(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t b0,
-             int64_t blocks, float* c, int64_t ldc) {
-  XScales s[C];
-  for (int i = 0; i < C; ++i) fill_scales(x + i * x_stride + b0, blocks, s[i]);
-  const int64_t groups = blocks / kGroup;
-  constexpr int64_t kGroupBytes = kGroup / T::kBlocksPerUnit * T::kBlockBytes;
-  for (int64_t j = 0; j < m; ++j) {
-    const uint8_t* row = w + static_cast<size_t>(j) * w_stride + b0 / T::kBlocksPerUnit * T::kBlockBytes;
-    Acc<C> acc;
-    for (int64_t g = 0; g < groups; ++g) {
-      const uint8_t* wg = row + g * kGroupBytes;
-      for (int64_t byte = 0; byte < kGroupBytes; byte += 64)
-        _mm_prefetch(reinterpret_cast<const char*>(wg + kPrefetchBytes + byte), _MM_HINT_T0);
-      T::template group<C>(wg, x + b0 + g * kGroup, x_stride, s, g * kGroup, acc);
-    }
-    for (int64_t b = groups * kGroup; b < blocks; ++b)
-      T::template block<C>(row + b * T::kBlockBytes, x + b0 + b, x_stride, s, b, acc);
-    for (int i = 0; i < C; ++i) {
-      float& out = c[i * ldc + j];
-      out = (b0 == 0 ? 0.0f : out) + T::template finish<C>(acc, i);
-    }
-  }
-}
-
-template <class T, int C>
-void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t k,
-          float* c, int64_t ldc) {
-  const int64_t blocks = k / kXBlock;
-  for (int64_t b0 = 0; b0 < blocks; b0 += kSegment)
-    segment<T, C>(w, w_stride, m, x, x_stride, b0, blocks - b0 < kSegment ? blocks - b0 : kSegment, c, ldc);
-}
-
-template <class T>
-void gemv(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t n,
-          int64_t k, float* c, int64_t ldc) {
-  for_column_groups(n, x, x_stride, c, ldc, [&](auto columns, const XBlock16* xi, float* ci) {
-    rows<T, decltype(columns)::value>(static_cast<const uint8_t*>(w), w_stride, m, xi, x_stride, k, ci, ldc);
-  });
-}
-
 }  // namespace
 
 void cpu_fill_quant_dot_avx512(CpuKernels& t) {
-  t.gemv_quant[static_cast<int>(QuantType::q4_0)] = gemv<Q4_0>;
+  t.gemv_quant[static_cast<int>(QuantType::q4_0)] = gemv_by_segments<Q4_0, Acc>;
   t.gemv_quant_x[static_cast<int>(QuantType::q4_0)] = pair_halves;
-  t.gemv_quant[static_cast<int>(QuantType::q4_k)] = gemv<Q4_K>;
+  t.gemv_quant[static_cast<int>(QuantType::q4_k)] = gemv_by_segments<Q4_K, Acc>;
 }
 
 }  // namespace bk

@@ -2,8 +2,8 @@
 #pragma once
 // The column loop the fused quantized kernels share (quant_dot_avx2.cpp, quant_dot_avx512.cpp):
 // a decoded weight block serves up to four activation columns, so the columns go four at a time
-// and the rest in one narrower pass. Included only by those units; internal linkage, as
-// kernel_table.h requires of what tier units instantiate.
+// and the rest in one narrower pass; and how far ahead they prefetch W. Included only by those units;
+// internal linkage, as kernel_table.h requires of what tier units instantiate.
 
 #include <cstdint>
 #include <type_traits>
@@ -12,6 +12,12 @@
 
 namespace bk {
 namespace {
+
+// How far ahead of the step at hand the kernels fetch W into L1: the hardware prefetchers alone
+// left them waiting on W when it streams from memory, and fetching whole rows ahead in a burst
+// stalled on the full line-fill buffers (docs/performance.md, "prefetching W"). The distance
+// measured best of 1-4 KiB.
+constexpr int64_t kQuantPrefetchBytes = 2304;
 
 // Calls rows(std::integral_constant<int, C>, x of the first column, c of the first column) for
 // C = 4 columns at a time out of n, then once for the rest.

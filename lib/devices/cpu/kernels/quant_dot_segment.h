@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The row loop of the fused quantized kernels that take their scales eight blocks at a time
+// (quant_dot_avx512.cpp; quant_dot_avx2.cpp for q4_k): the activations' block scales are laid
+// out per column for a segment of the row, so that a type's step reads eight of them with one
+// vector load where the block-at-a-time kernels convert and broadcast one scalar per block.
+// Included only by the tier units; internal linkage, as kernel_table.h requires of what they
+// instantiate.
+//
+// A type T provides kBlockBytes and kBlocksPerUnit (32-element blocks per unit of its layout),
+// and, over an accumulator Acc<C> of C columns (default-constructed to zero):
+//   group<C>(w, x, x_stride, s, b0, acc)  a group of kGroup blocks at w, activation blocks at x,
+//                                         scales s[i].d + b0 for column i
+//   block<C>(w, x, x_stride, s, b, acc)   one block past the last whole group
+//   finish<C>(acc, i)                     column i's sum
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "devices/cpu/kernels/kernel_table.h"
+#include "devices/cpu/kernels/quant_dot_columns.h"
+
+namespace bk {
+namespace {
+
+constexpr int64_t kGroup = 8;  // blocks whose scales are handled together
+// Blocks of a row handled per segment: the activations' scales for it sit on the stack (8 KiB a
+// column). A row longer than this (k > 32768) is read in pieces, each row of W in turn, which
+// breaks the one stream the prefetchers follow; shorter segments measured slower for that.
+constexpr int64_t kSegment = 1024;
+
+// One column's activation scales over a segment: d[b] = the block's scale, q[b] = d[b] * the
+// block's integer sum (the factor of a weight offset or minimum).
+struct XScales {
+  alignas(32) float d[kSegment];
+  alignas(32) float q[kSegment];
+};
+
+inline void fill_scales(const XBlock16* x, int64_t blocks, XScales& s) {
+  for (int64_t b = 0; b < blocks; ++b) {
+    s.d[b] = x[b].d;
+    s.q[b] = x[b].d * static_cast<float>(x[b].qsum);
+  }
+}
+
+// A q4_k super block's eight 6-bit scales and minimums (its bytes 4-15) as floats. Groups 0-3
+// sit in the low six bits of bytes g and g + 4; groups 4-7 in the nibbles of byte g + 8 with
+// their top two bits in the top bits of bytes g (scale) and g + 4 (min). Four at a time in
+// 32-bit words.
+inline void q4_k_scales_and_mins(const uint8_t* p, __m256& scale, __m256& min) {
+  uint32_t u[3];
+  std::memcpy(u, p, 12);
+  const uint32_t low6 = 0x3F3F3F3F, low4 = 0x0F0F0F0F, top2 = 0x03030303;
+  const uint32_t s[2] = {u[0] & low6, (u[2] & low4) | (((u[0] >> 6) & top2) << 4)};
+  const uint32_t m[2] = {u[1] & low6, ((u[2] >> 4) & low4) | (((u[1] >> 6) & top2) << 4)};
+  uint64_t s64, m64;
+  std::memcpy(&s64, s, 8);
+  std::memcpy(&m64, m, 8);
+  scale = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(s64))));
+  min = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(m64))));
+}
+
+// W rows [0, m) times C columns over activation blocks [b0, b0 + blocks) of the row (a
+// segment), added to C (or stored, for the first segment).
+template <class T, template <int> class Acc, int C>
+void segment(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t b0,
+             int64_t blocks, float* c, int64_t ldc) {
+  XScales s[C];
+  for (int i = 0; i < C; ++i) fill_scales(x + i * x_stride + b0, blocks, s[i]);
+  const int64_t groups = blocks / kGroup;
+  constexpr int64_t kGroupBytes = kGroup / T::kBlocksPerUnit * T::kBlockBytes;
+  for (int64_t j = 0; j < m; ++j) {
+    const uint8_t* row = w + static_cast<size_t>(j) * w_stride + b0 / T::kBlocksPerUnit * T::kBlockBytes;
+    Acc<C> acc;
+    for (int64_t g = 0; g < groups; ++g) {
+      const uint8_t* wg = row + g * kGroupBytes;
+      for (int64_t byte = 0; byte < kGroupBytes; byte += 64)
+        _mm_prefetch(reinterpret_cast<const char*>(wg + kQuantPrefetchBytes + byte), _MM_HINT_T0);
+      T::template group<C>(wg, x + b0 + g * kGroup, x_stride, s, g * kGroup, acc);
+    }
+    for (int64_t b = groups * kGroup; b < blocks; ++b)
+      T::template block<C>(row + b * T::kBlockBytes, x + b0 + b, x_stride, s, b, acc);
+    for (int i = 0; i < C; ++i) {
+      float& out = c[i * ldc + j];
+      out = (b0 == 0 ? 0.0f : out) + T::template finish<C>(acc, i);
+    }
+  }
+}
+
+// gemv_quant (kernel_table.h) for T, segment by segment, C columns at a time.
+template <class T, template <int> class Acc>
+void gemv_by_segments(const void* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride,
+                      int64_t n, int64_t k, float* c, int64_t ldc) {
+  const int64_t blocks = k / kXBlock;
+  for_column_groups(n, x, x_stride, c, ldc, [&](auto columns, const XBlock16* xi, float* ci) {
+    for (int64_t b0 = 0; b0 < blocks; b0 += kSegment) {
+      segment<T, Acc, decltype(columns)::value>(static_cast<const uint8_t*>(w), w_stride, m, xi, x_stride, b0,
+                                                blocks - b0 < kSegment ? blocks - b0 : kSegment, ci, ldc);
+    }
+  });
+}
+
+}  // namespace
+}  // namespace bk
