@@ -8,18 +8,11 @@
 // kernel_table.h for what this file may include and define.
 #include <immintrin.h>
 
-#include <cstring>
-
+#include "devices/cpu/kernels/f16_scale.h"
 #include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {
 namespace {
-
-float f16_at(const uint8_t* p) {
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return _cvtsh_ss(h);
-}
 
 // Eight signed bytes (the low eight of v) as floats times d.
 void store_scaled(__m128i v, float d, float* y) {

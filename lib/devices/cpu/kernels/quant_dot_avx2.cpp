@@ -19,6 +19,7 @@
 
 #include <cstring>
 
+#include "devices/cpu/kernels/f16_scale.h"
 #include "devices/cpu/kernels/kernel_table.h"
 #include "devices/cpu/kernels/quant_dot_segment.h"
 #include "devices/cpu/kernels/vec_avx2_math.h"
@@ -27,12 +28,6 @@ namespace bk {
 namespace {
 
 using avx2::hsum;
-
-float f16_at(const uint8_t* p) {
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return _cvtsh_ss(h);
-}
 
 __m256i low_nibbles(__m256i v) { return _mm256_and_si256(v, _mm256_set1_epi8(0x0F)); }
 __m256i high_nibbles(__m256i v) { return low_nibbles(_mm256_srli_epi16(v, 4)); }
@@ -159,15 +154,8 @@ struct Q4_K {
   template <int C>
   static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
                     Acc<C>& acc) {
-    __m256 scale6, min6;
-    q4_k_scales_and_mins(w + 4, scale6, min6);
-    const __m256 dscale = _mm256_mul_ps(_mm256_set1_ps(f16_at(w)), scale6);
-    const __m256 dmin = _mm256_mul_ps(_mm256_set1_ps(f16_at(w + 2)), min6);
     __m256 scale[C];
-    for (int i = 0; i < C; ++i) {
-      scale[i] = _mm256_mul_ps(dscale, _mm256_load_ps(s[i].d + b0));
-      acc.off[i] = _mm256_fmadd_ps(dmin, _mm256_load_ps(s[i].q + b0), acc.off[i]);
-    }
+    q4_k_group_scales<C>(w, s, b0, scale, acc.off);
 #pragma GCC unroll 4
     for (int chunk = 0; chunk < 4; ++chunk) {
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16 + 32 * chunk));

@@ -19,19 +19,12 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
-#include <cstring>
-
+#include "devices/cpu/kernels/f16_scale.h"
 #include "devices/cpu/kernels/kernel_table.h"
 #include "devices/cpu/kernels/quant_dot_segment.h"
 
 namespace bk {
 namespace {
-
-float f16_at(const uint8_t* p) {
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return _cvtsh_ss(h);
-}
 
 // Lane b of v in all sixteen lanes of a zmm, or lane b in the low eight and b + 1 in the high.
 __m512 lane(__m256 v, int b) {
@@ -156,15 +149,8 @@ struct Q4_K {
   template <int C>
   static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
                     Acc<C>& acc) {
-    __m256 scale6, min6;
-    q4_k_scales_and_mins(w + 4, scale6, min6);
-    const __m256 dscale = _mm256_mul_ps(_mm256_set1_ps(f16_at(w)), scale6);
-    const __m256 dmin = _mm256_mul_ps(_mm256_set1_ps(f16_at(w + 2)), min6);
     __m256 scale[C];
-    for (int i = 0; i < C; ++i) {
-      scale[i] = _mm256_mul_ps(dscale, _mm256_load_ps(s[i].d + b0));
-      acc.off[i] = _mm256_fmadd_ps(dmin, _mm256_load_ps(s[i].q + b0), acc.off[i]);
-    }
+    q4_k_group_scales<C>(w, s, b0, scale, acc.off);
 #pragma GCC unroll 4
     for (int chunk = 0; chunk < 4; ++chunk) {
       const __m512i bytes =

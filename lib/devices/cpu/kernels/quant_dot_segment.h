@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "devices/cpu/kernels/f16_scale.h"
 #include "devices/cpu/kernels/kernel_table.h"
 #include "devices/cpu/kernels/quant_dot_columns.h"
 
@@ -60,6 +61,20 @@ inline void q4_k_scales_and_mins(const uint8_t* p, __m256& scale, __m256& min) {
   std::memcpy(&m64, m, 8);
   scale = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(s64))));
   min = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(m64))));
+}
+
+// A q4_k super block's scales for each of C columns (d * scale_g * the activations' d, one lane
+// per group g), and its minimums' terms (dmin * min_g * the activations' d * sum) added to off.
+template <int C>
+void q4_k_group_scales(const uint8_t* w, const XScales* s, int64_t b0, __m256 (&scale)[C], __m256 (&off)[C]) {
+  __m256 scale6, min6;
+  q4_k_scales_and_mins(w + 4, scale6, min6);
+  const __m256 dscale = _mm256_mul_ps(_mm256_set1_ps(f16_at(w)), scale6);
+  const __m256 dmin = _mm256_mul_ps(_mm256_set1_ps(f16_at(w + 2)), min6);
+  for (int i = 0; i < C; ++i) {
+    scale[i] = _mm256_mul_ps(dscale, _mm256_load_ps(s[i].d + b0));
+    off[i] = _mm256_fmadd_ps(dmin, _mm256_load_ps(s[i].q + b0), off[i]);
+  }
 }
 
 // W rows [0, m) times C columns over activation blocks [b0, b0 + blocks) of the row (a
