@@ -302,17 +302,18 @@ double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t
 // Every weight type; rows past the 64-row tasks and the 256-row panels; k with an odd number of
 // the kernels' units (the avx2 loop takes two at a time); each column count the avx2 kernels
 // group differently (1-4, 5 = 4 + 1, 7 = 4 + 3), and past 7 rows decoded by each task for the
-// f32 dot path (8, 13, 32) and panels for the GEMM (40).
+// f32 dot path (8, 13, 32; without AMX also in chunks of 32 columns up to 512: 40, 70) and
+// panels for the GEMM (513; 40 and 70 with AMX).
 TEST_P(CpuTier, QuantizedMulMatMatchesDecodedWeights) {
   for (DType wt : {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K}) {
     const int64_t k = dtype_block(wt) == 256 ? 768 : 224;  // 3 super blocks, 7 blocks
-    for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 13, 32, 40}) {
+    for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 13, 32, 40, 70, 513}) {
       const int64_t m = n <= 32 ? 300 : 70;
       EXPECT_LT(quant_mul_mat_nmse(GetParam(), wt, m, n, k), 1e-8)
           << cpu_isa_name(GetParam()) << " " << dtype_name(wt) << " " << m << "x" << n << "x" << k;
     }
   }
-  EXPECT_LT(quant_mul_mat_nmse(GetParam(), DType::Q4_0, 300, 33, 64), 1e-8) << "two panels, the GEMM";
+  EXPECT_LT(quant_mul_mat_nmse(GetParam(), DType::Q4_0, 300, 513, 64), 1e-8) << "two panels, the GEMM";
 }
 
 // A NaN activation reaches every result of its column: the 16-bit quantization must not turn

@@ -51,6 +51,51 @@ size_t packed_floats(int64_t n, int64_t k, int phases) {
   return static_cast<size_t>(groups * kPackedLanes * ((k + phases - 1) / phases));
 }
 
+// x's columns on the dot path in chunks of kGemvMaxColumns, all but the last one full; each is
+// packed for gemv_packed with the phases its width wants (0: the dot tiles read x as it is). A
+// chunk's packed floats start at offset(c) within a batch's part of xt.
+struct ColumnChunks {
+  int64_t n = 0;
+  int full_phases = 0, last_phases = 0;
+  size_t full_floats = 0, last_floats = 0;
+
+  int64_t count() const { return (n + kGemvMaxColumns - 1) / kGemvMaxColumns; }
+  int64_t begin(int64_t c) const { return c * kGemvMaxColumns; }
+  int64_t width(int64_t c) const { return std::min(kGemvMaxColumns, n - begin(c)); }
+  int phases(int64_t c) const { return c + 1 < count() ? full_phases : last_phases; }
+  size_t offset(int64_t c) const { return static_cast<size_t>(c) * full_floats; }
+  size_t batch_floats() const { return static_cast<size_t>(count() - 1) * full_floats + last_floats; }
+  bool packed() const { return full_phases != 0 || last_phases != 0; }
+  // Whether a chunk of at least kPadXMinColumns columns goes to the dot tiles.
+  bool tiles_read_many_rows() const {
+    return (count() > 1 && full_phases == 0) || (last_phases == 0 && width(count() - 1) >= kPadXMinColumns);
+  }
+};
+
+// packable: the tier has gemv_packed and the dot path reads f32 weights.
+ColumnChunks column_chunks(int64_t n, int64_t k, const CpuKernels& t, bool packable) {
+  ColumnChunks ch;
+  ch.n = n;
+  if (!packable || n == 0) return ch;
+  const auto floats = [&](int64_t width, int phases) {
+    return phases == 0 ? 0 : packed_floats(width, k, phases);
+  };
+  const int64_t last = ch.width(ch.count() - 1);
+  ch.full_phases = packed_phases(std::min(n, kGemvMaxColumns), t.gemv_packed.max_columns);
+  ch.last_phases = packed_phases(last, t.gemv_packed.max_columns);
+  ch.full_floats = floats(std::min(n, kGemvMaxColumns), ch.full_phases);
+  ch.last_floats = floats(last, ch.last_phases);
+  return ch;
+}
+
+// Quantized weights past kGemvMaxColumns columns stay on the dot path up to this many columns
+// where no AMX GEMM runs: each task decodes its rows once and every chunk of columns reads them
+// from the cache, where the GEMM packs the decoded W again for its panels. On 4096-wide weights
+// that measured faster than the GEMM at every width from 33 to 512 columns on both tiers, and
+// within a few percent at 1024 x 1024 x 512 (docs/performance.md, "decoded rows past 32
+// columns").
+constexpr int64_t kDecodedRowsMaxColumns = 512;
+
 // Rows of a quantized W decoded per panel: bounds the work buffer (256 rows of k floats) while
 // leaving each panel enough rows for the GEMM's tiles and the threads.
 constexpr int64_t kQuantPanelRows = 256;
@@ -73,8 +118,8 @@ struct MulMatLayout {
   bool quant_panels = false;  // w is quantized, the GEMM's columns: decoded panel by panel to f32 at
                               // w_offset (and, for AMX, converted to bf16 at w16_offset)
   bool gather_x = false;
-  int phases = 0;      // x is packed for gemv_packed with these phases (kernel_table.h), not padded
-  bool pad_x = false;  // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
+  ColumnChunks chunks;  // the dot path's columns; packed chunks go to xt_offset (kernel_table.h)
+  bool pad_x = false;   // x is copied to padded_x_stride() rows for the dot path (implies gather_x)
   bool gemm = false;
   bool amx = false;  // the gemm runs on AMX tiles (bf16 or quantized weights, tier amx)
   size_t w_offset = 0, w16_offset = 0, x_offset = 0, xt_offset = 0, xq_offset = 0, gemm_offset = 0, total = 0;
@@ -85,22 +130,23 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k, int threads) {
   const Tensor& x = *node.src[1];
   MulMatLayout l;
   l.quant_dot = cpu_quant_dot_applies(w, x);
-  l.gemm = x.ne[1] > kGemvMaxColumns;
   const bool decoded = is_quantized(w.type) && !l.quant_dot;
+  l.gather_w = !is_quantized(w.type) && w.nb[0] != dtype_size(w.type);
+  // Quantized panels go to AMX tiles as bf16: the rounding (~2^-9 of each decoded weight, as for
+  // the activations) stays far inside the quantized limit (probe/verify/limits.h).
+  const bool amx_applies =
+      !l.gather_w && cpu_amx_applies(k, decoded ? WeightType::bf16 : weight_type(w.type));
+  const int64_t dot_columns = decoded && !amx_applies ? kDecodedRowsMaxColumns : kGemvMaxColumns;
+  l.gemm = x.ne[1] > dot_columns;
+  l.amx = l.gemm && amx_applies;
   l.quant_rows = decoded && !l.gemm;
   l.quant_panels = decoded && l.gemm;
-  l.gather_w = !is_quantized(w.type) && w.nb[0] != dtype_size(w.type);
   const bool f32_w = w.type == DType::F32 || decoded;  // what the kernels see
   const int64_t w_rows = l.quant_panels ? std::min(kQuantPanelRows, w.ne[1]) : w.ne[1];
   const bool f32_dot = !l.gemm && !l.quant_dot;  // the f32 kernels' dot path
-  if (f32_dot && f32_w && k.gemv_packed.pack != nullptr)
-    l.phases = packed_phases(x.ne[1], k.gemv_packed.max_columns);
-  l.pad_x = f32_dot && l.phases == 0 && x.ne[1] >= kPadXMinColumns && x.ne[0] >= kPadXMinK;
+  if (f32_dot) l.chunks = column_chunks(x.ne[1], x.ne[0], k, f32_w && k.gemv_packed.pack != nullptr);
+  l.pad_x = f32_dot && l.chunks.tiles_read_many_rows() && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
-  // Quantized panels go to AMX tiles as bf16: the rounding (~2^-9 of each decoded weight, as for
-  // the activations) stays far inside the quantized limit (probe/verify/limits.h).
-  l.amx =
-      l.gemm && !l.gather_w && cpu_amx_applies(k, l.quant_panels ? WeightType::bf16 : weight_type(w.type));
   const auto panel_elements = static_cast<size_t>(w_rows * w.ne[2] * w.ne[3] * w.ne[0]);
   if (l.gather_w || l.quant_panels) {
     l.w_offset = l.total;
@@ -123,10 +169,9 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k, int threads) {
     l.xq_offset = l.total;
     l.total += cpu_quant_dot_work_size(x);
   }
-  if (l.phases != 0) {
+  if (l.chunks.packed()) {
     l.xt_offset = l.total;
-    l.total += align_up(static_cast<size_t>(x.ne[2] * x.ne[3]) * packed_floats(x.ne[1], x.ne[0], l.phases) *
-                        sizeof(float));
+    l.total += align_up(static_cast<size_t>(x.ne[2] * x.ne[3]) * l.chunks.batch_floats() * sizeof(float));
   }
   if (l.gemm) {
     l.gemm_offset = l.total;
@@ -194,17 +239,21 @@ GemmProblem batch_problem(const Tensor& node, const Tensor& w, const Tensor& x, 
   return p;
 }
 
-// x's batches packed for gemv_packed into xt, one batch per task.
-void pack_x(KernelContext& ctx, const Tensor& x, int phases, float* xt) {
+// x's batches packed for gemv_packed into xt, chunk by chunk (those with phases), one batch per
+// task.
+void pack_x(KernelContext& ctx, const Tensor& x, const ColumnChunks& ch, float* xt) {
   const int64_t batches = x.ne[2] * x.ne[3];
-  const size_t per_batch = packed_floats(x.ne[1], x.ne[0], phases);
+  const auto x_stride = static_cast<int64_t>(x.nb[1] / sizeof(float));
   const int64_t tasks = task_count(batches, x.ne[1] * x.ne[0], ctx.threads());
   ctx.parallel(tasks, [&](int64_t task, int) {
     const Range r = split_range(batches, tasks, task);
     for (int64_t b = r.begin; b < r.end; ++b) {
       const auto* xb = reinterpret_cast<const float*>(element_ptr(x, 0, {0, b % x.ne[2], b / x.ne[2]}));
-      ctx.k().gemv_packed.pack(xb, static_cast<int64_t>(x.nb[1] / sizeof(float)), x.ne[1], x.ne[0], phases,
-                               xt + static_cast<size_t>(b) * per_batch);
+      for (int64_t c = 0; c < ch.count(); ++c) {
+        if (ch.phases(c) == 0) continue;
+        ctx.k().gemv_packed.pack(xb + ch.begin(c) * x_stride, x_stride, ch.width(c), x.ne[0], ch.phases(c),
+                                 xt + static_cast<size_t>(b) * ch.batch_floats() + ch.offset(c));
+      }
     }
   });
 }
@@ -215,20 +264,20 @@ void decode_rows(const CpuKernels& k, const Tensor& w, RowIndex first, int64_t r
     read_row_f32(k, w, {first.i1 + j, first.i2, first.i3}, 0, w.ne[0], dst + j * w.ne[0]);
 }
 
-// Tasks of 64 W rows of one batch; from X packed with `phases` when xt is set (pack_x), else
-// from x. A quantized w is decoded by each task into its thread's part of `decoded`
-// (decoded_rows_bytes each), where the rows are still in the cache when the dot path reads them.
+// Tasks of 64 W rows of one batch, each through every chunk of columns: from X packed by pack_x
+// into xt for a chunk with phases, else from x. A quantized w is decoded by each task into its
+// thread's part of `decoded` (decoded_rows_bytes each), where the rows are still in the cache
+// when the chunks read them.
 void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, const float* xt,
-              int phases, std::byte* decoded) {
+              const ColumnChunks& ch, std::byte* decoded) {
   const int64_t batches = x.ne[2] * x.ne[3];
-  const int64_t chunks = (w.ne[1] + kGemvRowsPerTask - 1) / kGemvRowsPerTask;
-  const int64_t units = batches * chunks;
+  const int64_t row_blocks = (w.ne[1] + kGemvRowsPerTask - 1) / kGemvRowsPerTask;
+  const int64_t units = batches * row_blocks;
   const int64_t tasks = task_count(units, kGemvRowsPerTask * w.ne[0] * x.ne[1], ctx.threads());
-  const size_t per_batch = xt != nullptr ? packed_floats(x.ne[1], x.ne[0], phases) : 0;
   ctx.parallel(tasks, [&](int64_t task, int thread) {
     const Range r = split_range(units, tasks, task);
     for (int64_t u = r.begin; u < r.end; ++u) {
-      const int64_t b = u / chunks, j0 = (u % chunks) * kGemvRowsPerTask;
+      const int64_t b = u / row_blocks, j0 = (u % row_blocks) * kGemvRowsPerTask;
       GemmProblem p = batch_problem(node, w, x, b % x.ne[2], b / x.ne[2]);
       const int64_t rows = std::min(kGemvRowsPerTask, p.m - j0);
       const void* wj = static_cast<const std::byte*>(p.w) + static_cast<size_t>(j0) * p.w_stride;
@@ -240,12 +289,15 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
         wj = rows_f32;
         p.w_stride = static_cast<size_t>(p.k) * sizeof(float);
       }
-      if (xt != nullptr) {
-        ctx.k().gemv_packed.gemv_f32(wj, p.w_stride, rows, xt + static_cast<size_t>(b) * per_batch, p.n, p.k,
-                                     phases, p.c + j0, p.ldc);
-      } else {
-        ctx.k().gemv[static_cast<int>(p.wt)](wj, p.w_stride, rows, p.x, p.x_stride, p.n, p.k, p.c + j0,
-                                             p.ldc);
+      for (int64_t c = 0; c < ch.count(); ++c) {
+        float* cc = p.c + ch.begin(c) * p.ldc + j0;
+        if (ch.phases(c) != 0) {
+          const float* xc = xt + static_cast<size_t>(b) * ch.batch_floats() + ch.offset(c);
+          ctx.k().gemv_packed.gemv_f32(wj, p.w_stride, rows, xc, ch.width(c), p.k, ch.phases(c), cc, p.ldc);
+        } else {
+          ctx.k().gemv[static_cast<int>(p.wt)](wj, p.w_stride, rows, p.x + ch.begin(c) * p.x_stride,
+                                               p.x_stride, ch.width(c), p.k, cc, p.ldc);
+        }
       }
     }
   });
@@ -256,7 +308,7 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
 void multiply(KernelContext& ctx, const MulMatLayout& l, const Tensor& node, const Tensor& w, const Tensor& x,
               const float* xt, bool x_packed = false) {
   if (!l.gemm) {
-    run_gemv(ctx, node, w, x, xt, l.phases, l.quant_rows ? ctx.work() + l.w_offset : nullptr);
+    run_gemv(ctx, node, w, x, xt, l.chunks, l.quant_rows ? ctx.work() + l.w_offset : nullptr);
     return;
   }
   for (int64_t c3 = 0; c3 < x.ne[3]; ++c3) {
@@ -303,8 +355,8 @@ void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
   const Tensor x = l.gather_x ? gather_f32(ctx, x0, ctx.work() + l.x_offset,
                                            l.pad_x ? padded_x_stride(x0.ne[0]) : x0.ne[0])
                               : x0;
-  float* xt = !l.gemm && l.phases != 0 ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
-  if (xt != nullptr) pack_x(ctx, x, l.phases, xt);
+  float* xt = !l.gemm && l.chunks.packed() ? reinterpret_cast<float*>(ctx.work() + l.xt_offset) : nullptr;
+  if (xt != nullptr) pack_x(ctx, x, l.chunks, xt);
   if (l.quant_dot) {
     cpu_quant_dot(ctx, node, w0, x, ctx.work() + l.xq_offset);
     return;
