@@ -16,8 +16,9 @@
 namespace bk {
 namespace {
 
-// Up to this many columns (activation rows) the dot-product path is faster than packing W (a
-// streaming GEMM packing W panel by panel was no faster at 8-32 columns either).
+// The dot-product path's widest step, in columns (activation rows): past it x's columns go in
+// chunks (see dot_path_max_columns; a streaming GEMM packing W panel by panel was no faster at
+// 8-32 columns either).
 constexpr int64_t kGemvMaxColumns = 32;
 constexpr int64_t kGemvRowsPerTask = 64;
 
@@ -88,13 +89,18 @@ ColumnChunks column_chunks(int64_t n, int64_t k, const CpuKernels& t, bool packa
   return ch;
 }
 
-// Quantized weights past kGemvMaxColumns columns stay on the dot path up to this many columns
-// where no AMX GEMM runs: each task decodes its rows once and every chunk of columns reads them
-// from the cache, where the GEMM packs the decoded W again for its panels. On 4096-wide weights
-// that measured faster than the GEMM at every width from 33 to 512 columns on both tiers, and
-// within a few percent at 1024 x 1024 x 512 (docs/performance.md, "decoded rows past 32
-// columns").
-constexpr int64_t kDecodedRowsMaxColumns = 512;
+// Up to how many columns the dot path runs; past it, the GEMM. Past kGemvMaxColumns the dot path
+// takes x's columns in chunks, each task reading its W rows from the cache again for every chunk
+// after the first, where the GEMM packs W into its panels. Measured against the GEMM
+// (docs/performance.md, "decoded rows past 32 columns", "f32 weights past 32 columns"):
+// quantized weights (decoded once per task) faster up to 512 columns but for one case within a
+// few percent, f32 up to 128 on 1024- to 14336-wide weights. f16 and bf16 weights, and quantized
+// ones where the AMX GEMM runs, keep kGemvMaxColumns.
+int64_t dot_path_max_columns(DType w, bool decoded, bool amx_gemm) {
+  if (amx_gemm) return kGemvMaxColumns;
+  if (decoded) return 512;
+  return w == DType::F32 ? 128 : kGemvMaxColumns;
+}
 
 // Rows of a quantized W decoded per panel: bounds the work buffer (256 rows of k floats) while
 // leaving each panel enough rows for the GEMM's tiles and the threads.
@@ -136,8 +142,7 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k, int threads) {
   // the activations) stays far inside the quantized limit (probe/verify/limits.h).
   const bool amx_applies =
       !l.gather_w && cpu_amx_applies(k, decoded ? WeightType::bf16 : weight_type(w.type));
-  const int64_t dot_columns = decoded && !amx_applies ? kDecodedRowsMaxColumns : kGemvMaxColumns;
-  l.gemm = x.ne[1] > dot_columns;
+  l.gemm = x.ne[1] > dot_path_max_columns(w.type, decoded, amx_applies);
   l.amx = l.gemm && amx_applies;
   l.quant_rows = decoded && !l.gemm;
   l.quant_panels = decoded && l.gemm;
