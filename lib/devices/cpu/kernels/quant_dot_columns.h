@@ -2,8 +2,8 @@
 #pragma once
 // The column loop the fused quantized kernels share (quant_dot_avx2.cpp, quant_dot_avx512.cpp):
 // a decoded weight block serves up to four activation columns, so the columns go four at a time
-// and the rest in one narrower pass; and how far ahead they prefetch W. Included only by those units;
-// internal linkage, as kernel_table.h requires of what tier units instantiate.
+// and the rest in one narrower pass; and how far ahead they prefetch W. Included only by those
+// units; internal linkage, as kernel_table.h requires of what tier units instantiate.
 
 #include <cstdint>
 #include <type_traits>
