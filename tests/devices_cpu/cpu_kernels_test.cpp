@@ -163,14 +163,15 @@ TEST_P(CpuTier, MulMatMatchesDoubleOnBothPaths) {
   for (DType wt : {DType::F32, DType::F16, DType::BF16}) {
     check_mul_mat(GetParam(), wt, 37, 5, 300, 2);  // dot-product path
     check_mul_mat(GetParam(), wt, 45, 31, 77, 2);  // dot-product path, every column-group remainder
-    // f16 and bf16: the GEMM or AMX; f32: the dot path in chunks of 32 columns.
+    // The dot path in chunks of 32 columns without AMX up to 64 columns (f16, bf16) or 128 (f32),
+    // else the GEMM or AMX.
     check_mul_mat(GetParam(), wt, 70, 45, 300, 2);    // GEMM / AMX, edge tiles both ways, two k blocks
     check_mul_mat(GetParam(), wt, 100, 40, 2100, 2);  // GEMM: eleven k blocks; AMX: 5 k passes, k edge
     check_mul_mat(GetParam(), wt, 300, 110, 65, 3);   // several compute blocks, k not a tile multiple
     check_mul_mat(GetParam(), wt, 45, 33, 77, 1);     // odd k (a half-filled bf16 pair), one thread
     check_mul_mat(GetParam(), wt, 64, 96, 1100, 2);   // AMX in place (multiples of 32), 3 k passes
     check_mul_mat(GetParam(), wt, 600, 40, 33, 2);    // AMX: several W blocks
-    // Every weight type on the GEMM (f32 past 128 columns).
+    // Every weight type on the GEMM or AMX (f32 past 128 columns).
     check_mul_mat(GetParam(), wt, 70, 145, 300, 2);  // edge tiles both ways, two k blocks
     check_mul_mat(GetParam(), wt, 300, 150, 65, 3);  // several compute blocks, k not a tile multiple
   }

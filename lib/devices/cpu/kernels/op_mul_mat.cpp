@@ -94,12 +94,12 @@ ColumnChunks column_chunks(int64_t n, int64_t k, const CpuKernels& t, bool packa
 // after the first, where the GEMM packs W into its panels. Measured against the GEMM
 // (docs/performance.md, "decoded rows past 32 columns", "f32 weights past 32 columns"):
 // quantized weights (decoded once per task) faster up to 512 columns but for one case within a
-// few percent, f32 up to 128 on 1024- to 14336-wide weights. f16 and bf16 weights, and quantized
-// ones where the AMX GEMM runs, keep kGemvMaxColumns.
+// few percent, f32 up to 128 and f16 and bf16 (converted as the dot tiles read them) up to 64 on
+// 1024- to 14336-wide weights. What the AMX GEMM takes keeps kGemvMaxColumns.
 int64_t dot_path_max_columns(DType w, bool decoded, bool amx_gemm) {
   if (amx_gemm) return kGemvMaxColumns;
   if (decoded) return 512;
-  return w == DType::F32 ? 128 : kGemvMaxColumns;
+  return w == DType::F32 ? 128 : 64;
 }
 
 // Rows of a quantized W decoded per panel: bounds the work buffer (256 rows of k floats) while
