@@ -8,7 +8,7 @@
 // kernel_table.h for what this file may include and define.
 #include <immintrin.h>
 
-#include "devices/cpu/kernels/f16_scale.h"
+#include "devices/cpu/kernels/block_scales.h"
 #include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {
@@ -66,15 +66,15 @@ void q4_k(const void* blocks, float* y, int64_t n) {
   const auto* b = static_cast<const uint8_t*>(blocks);
   for (int64_t i = 0; i < n; i += 256, b += 144) {
     const float d = f16_at(b), dmin = f16_at(b + 2);
-    const uint8_t* s = b + 4;
+    __m256 scale6, min6;
+    q4_k_scales_and_mins(b + 4, scale6, min6);
+    float scale[8], min[8];
+    _mm256_storeu_ps(scale, scale6);
+    _mm256_storeu_ps(min, min6);
     for (int chunk = 0; chunk < 4; ++chunk) {
       for (int half = 0; half < 2; ++half) {  // group 2 chunk + half: low, then high nibbles
         const int g = 2 * chunk + half;
-        // Groups 0-3 sit in the low six bits of bytes g and g + 4; groups 4-7 in the nibbles of
-        // byte g + 4 with their top two bits in the top bits of bytes g - 4 and g.
-        const int scale = g < 4 ? s[g] & 63 : (s[g + 4] & 0xF) | ((s[g - 4] >> 6) << 4);
-        const int min = g < 4 ? s[g + 4] & 63 : (s[g + 4] >> 4) | ((s[g] >> 6) << 4);
-        const float step = d * static_cast<float>(scale), low = dmin * static_cast<float>(min);
+        const float step = d * scale[g], low = dmin * min[g];
         for (int l = 0; l < 32; l += 16) {
           const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 + 32 * chunk + l));
           store_affine16(half == 0 ? low_nibbles(v) : high_nibbles(v), step, low, y + l);

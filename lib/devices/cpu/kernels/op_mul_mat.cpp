@@ -227,11 +227,15 @@ Tensor to_bf16(KernelContext& ctx, const Tensor& t, std::byte* dst) {
   return c;
 }
 
+// Row j of the w batch that serves x batch (c2, c3) (w broadcast over dims 2-3).
+RowIndex w_row(const Tensor& w, const Tensor& x, int64_t j, int64_t c2, int64_t c3) {
+  return {j, c2 / (x.ne[2] / w.ne[2]), c3 / (x.ne[3] / w.ne[3])};
+}
+
 // One batch's problem: x batch (c2, c3) with the w batch that serves it.
 GemmProblem batch_problem(const Tensor& node, const Tensor& w, const Tensor& x, int64_t c2, int64_t c3) {
-  const int64_t r2 = x.ne[2] / w.ne[2], r3 = x.ne[3] / w.ne[3];
   GemmProblem p{};
-  p.w = element_ptr(w, 0, {0, c2 / r2, c3 / r3});
+  p.w = element_ptr(w, 0, w_row(w, x, 0, c2, c3));
   p.wt = weight_type(w.type);
   p.w_stride = w.nb[1];
   p.x = reinterpret_cast<const float*>(element_ptr(x, 0, {0, c2, c3}));
@@ -289,8 +293,7 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
       if (decoded != nullptr) {
         auto* rows_f32 =
             reinterpret_cast<float*>(decoded + static_cast<size_t>(thread) * decoded_rows_bytes(p.k));
-        decode_rows(ctx.k(), w, {j0, b % x.ne[2] / (x.ne[2] / w.ne[2]), b / x.ne[2] / (x.ne[3] / w.ne[3])},
-                    rows, rows_f32);
+        decode_rows(ctx.k(), w, w_row(w, x, j0, b % x.ne[2], b / x.ne[2]), rows, rows_f32);
         wj = rows_f32;
         p.w_stride = static_cast<size_t>(p.k) * sizeof(float);
       }

@@ -13,13 +13,14 @@
 // two multiplies and a broadcast; q8_0 and q6_k go a block at a time (docs/performance.md,
 // "avx2 scales eight blocks at a time"). Each W row is read once for up to four X rows
 // (columns) at a time, so a block is decoded once per four columns. Two accumulators per column
-// take alternate blocks: one chain of dependent multiply-adds would wait on its latency. Compiled with -mavx2
-// -mfma -mf16c; see kernel_table.h for what this file may include and define.
+// take alternate blocks (or q4_k's alternate groups): one chain of dependent multiply-adds would
+// wait on its latency. Compiled with -mavx2 -mfma -mf16c; see kernel_table.h for what this file
+// may include and define.
 #include <immintrin.h>
 
 #include <cstring>
 
-#include "devices/cpu/kernels/f16_scale.h"
+#include "devices/cpu/kernels/block_scales.h"
 #include "devices/cpu/kernels/kernel_table.h"
 #include "devices/cpu/kernels/quant_dot_segment.h"
 #include "devices/cpu/kernels/vec_avx2_math.h"
@@ -73,8 +74,8 @@ struct Q8_0 {
 
 template <int C>
 struct Acc {
-  __m256 a0[C], a1[C];  // the scaled products of the low and the high nibbles' groups
-  __m256 off[C];        // the minimums' terms, subtracted at the end
+  __m256 a0[C], a1[C];  // scaled products of alternate blocks (q4_0) or groups (q4_k)
+  __m256 off[C];        // the offset's or minimums' terms, subtracted at the end
   Acc() {
     for (int i = 0; i < C; ++i) a0[i] = a1[i] = off[i] = _mm256_setzero_ps();
   }

@@ -19,7 +19,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
-#include "devices/cpu/kernels/f16_scale.h"
+#include "devices/cpu/kernels/block_scales.h"
 #include "devices/cpu/kernels/kernel_table.h"
 #include "devices/cpu/kernels/quant_dot_segment.h"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The row loop of the fused quantized kernels that take their scales eight blocks at a time
-// (quant_dot_avx512.cpp; quant_dot_avx2.cpp for q4_k): the activations' block scales are laid
-// out per column for a segment of the row, so that a type's step reads eight of them with one
-// vector load where the block-at-a-time kernels convert and broadcast one scalar per block.
+// (q4_0 and q4_k in quant_dot_avx2.cpp and quant_dot_avx512.cpp): the activations' block scales
+// are laid out per column for a segment of the row, so that a type's step reads eight of them
+// with one vector load where the block-at-a-time kernels convert and broadcast one scalar per
+// block.
 // Included only by the tier units; internal linkage, as kernel_table.h requires of what they
 // instantiate.
 //
@@ -17,9 +18,8 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <cstring>
 
-#include "devices/cpu/kernels/f16_scale.h"
+#include "devices/cpu/kernels/block_scales.h"
 #include "devices/cpu/kernels/kernel_table.h"
 #include "devices/cpu/kernels/quant_dot_columns.h"
 
@@ -44,23 +44,6 @@ inline void fill_scales(const XBlock16* x, int64_t blocks, XScales& s) {
     s.d[b] = x[b].d;
     s.q[b] = x[b].d * static_cast<float>(x[b].qsum);
   }
-}
-
-// A q4_k super block's eight 6-bit scales and minimums (its bytes 4-15) as floats. Groups 0-3
-// sit in the low six bits of bytes g and g + 4; groups 4-7 in the nibbles of byte g + 8 with
-// their top two bits in the top bits of bytes g (scale) and g + 4 (min). Four at a time in
-// 32-bit words.
-inline void q4_k_scales_and_mins(const uint8_t* p, __m256& scale, __m256& min) {
-  uint32_t u[3];
-  std::memcpy(u, p, 12);
-  const uint32_t low6 = 0x3F3F3F3F, low4 = 0x0F0F0F0F, top2 = 0x03030303;
-  const uint32_t s[2] = {u[0] & low6, (u[2] & low4) | (((u[0] >> 6) & top2) << 4)};
-  const uint32_t m[2] = {u[1] & low6, ((u[2] >> 4) & low4) | (((u[1] >> 6) & top2) << 4)};
-  uint64_t s64, m64;
-  std::memcpy(&s64, s, 8);
-  std::memcpy(&m64, m, 8);
-  scale = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(s64))));
-  min = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(m64))));
 }
 
 // A q4_k super block's scales for each of C columns (d * scale_g * the activations' d, one lane
