@@ -14,9 +14,10 @@ export VK_ICD_FILENAMES=$VK_DRIVER_FILES
 export MESA_SHADER_CACHE_DISABLE=true
 
 scripts/bootstrap.sh
-# Test-only: headless Chromium renders bkctl bench's roofline SVG in tests/cli/test_bench.py, and
-# promtool (Debian's prometheus) checks bkctl smoke --prom's file in tests/cli/test_smoke.py.
-scripts/install-packages.sh chromium prometheus
+# Test-only: headless Chromium renders bkctl bench's roofline SVG in tests/cli/test_bench.py,
+# promtool (Debian's prometheus) checks bkctl smoke --prom's file in tests/cli/test_smoke.py, and
+# tests/cli/test_slurm.py runs a one-node Slurm cluster of its own (no service is configured).
+scripts/install-packages.sh chromium prometheus slurmctld slurmd slurm-client munge
 
 echo "== build and test (Release, build/)" >&2
 cmake --build build -j "$jobs"
