@@ -95,8 +95,9 @@ __m512 broadcast_weights(const float* w) {
 // when `first`. Each step loads V X vectors and broadcasts P weights per row
 // against them: R * V FMAs per R + V loads, each fed by one weight register and one X
 // register, an operand pattern that runs near the FMA peak where the dot tiles' 2 x 8 cannot
-// (docs/performance.md, "what bounds the decode tile"). 8 accumulators cover the FMA latency;
-// 12 and 16 rows were slower (more W streams).
+// (docs/performance.md, "what bounds the decode tile"). 8 rows a tile: one group's 8
+// accumulators cover the FMA latency (12 and 16 rows were slower, more W streams); two or three
+// groups' 16 or 24 leave the loads more slack than 4 rows did (a block's 64 rows in whole tiles).
 template <int P, int R, int V>
 void column_tile(const float* w, int64_t w_stride, const float* xt, int64_t k, int64_t k0, int64_t k1,
                  float* sums, bool first) {
@@ -156,8 +157,8 @@ void column_rows(const float* w, int64_t w_stride, int64_t m, const float* xt, i
                        });
 }
 
-// One group: 8 x 1 tiles over all of k. More: tiles of 4 rows over chunks of 128 k, 8 or 12
-// accumulators. Phases 2 in two groups was no faster than phases 1 at 12-16 columns, and slower
+// One group: 8 x 1 tiles over all of k. More: 8 x 2 or 8 x 3 tiles over chunks of 128 k.
+// Phases 2 in two groups was no faster than phases 1 at 12-16 columns, and slower
 // in four groups (2 x 4 tiles) at 28-32, so op_mul_mat takes phases 1 there.
 void gemv_packed_f32(const void* w, size_t w_stride, int64_t m, const float* xt, int64_t n, int64_t k,
                      int phases, float* c, int64_t ldc) {
@@ -167,11 +168,11 @@ void gemv_packed_f32(const void* w, size_t w_stride, int64_t m, const float* xt,
   const int64_t groups = (n + rows - 1) / rows;
   const int64_t whole = k > 0 ? k : 1;  // chunk > 0 so that the loop ends
   if (phases == 2) {
-    if (groups == 3) return column_rows<2, 4, 3>(wf, ws, m, xt, n, k, 128, c, ldc);
-    if (groups == 2) return column_rows<2, 4, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
+    if (groups == 3) return column_rows<2, 8, 3>(wf, ws, m, xt, n, k, 128, c, ldc);
+    if (groups == 2) return column_rows<2, 8, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
     return column_rows<2, 8, 1>(wf, ws, m, xt, n, k, whole, c, ldc);
   }
-  if (groups == 2) return column_rows<1, 4, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
+  if (groups == 2) return column_rows<1, 8, 2>(wf, ws, m, xt, n, k, 128, c, ldc);
   column_rows<1, 8, 1>(wf, ws, m, xt, n, k, whole, c, ldc);
 }
 
