@@ -248,9 +248,7 @@ void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64
     }
     int64_t u = 0;
     for (; u + 2 <= units; u += 2) {
-      for (int64_t b = 0; b < 2 * T::kBytes; b += 64)
-        _mm_prefetch(reinterpret_cast<const char*>(row + u * T::kBytes + kQuantPrefetchBytes + b),
-                     _MM_HINT_T0);
+      for (int64_t b = 0; b < 2 * T::kBytes; b += 64) prefetch_w(row + u * T::kBytes + b);
       T::template step<C>(row + u * T::kBytes, x + u * xblocks, x_stride, a0, a1, off);
       T::template step<C>(row + (u + 1) * T::kBytes, x + (u + 1) * xblocks, x_stride, a1, a0, off);
     }

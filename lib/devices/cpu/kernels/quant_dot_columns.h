@@ -5,6 +5,8 @@
 // and the rest in one narrower pass; and how far ahead they prefetch W. Included only by those
 // units; internal linkage, as kernel_table.h requires of what tier units instantiate.
 
+#include <immintrin.h>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -16,8 +18,17 @@ namespace {
 // How far ahead of the step at hand the kernels fetch W into L1: the hardware prefetchers alone
 // left them waiting on W when it streams from memory, and fetching whole rows ahead in a burst
 // stalled on the full line-fill buffers (docs/performance.md, "prefetching W"). The distance
-// measured best of 1-4 KiB.
+// measured best of 1-4 KiB. Twice as far ahead they fetch it into L2 as well, which the L2's
+// deeper queue of misses serves: W mapped from a file in 4 KiB pages, which the hardware
+// prefetchers do not cross, streamed 15-18% faster (docs/performance.md, 2026-12-07, fifth
+// session); from huge pages it changed nothing.
 constexpr int64_t kQuantPrefetchBytes = 2304;
+
+// The prefetches for the 64 bytes of W at p.
+inline void prefetch_w(const uint8_t* p) {
+  _mm_prefetch(reinterpret_cast<const char*>(p + kQuantPrefetchBytes), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(p + 2 * kQuantPrefetchBytes), _MM_HINT_T1);
+}
 
 // Calls rows(std::integral_constant<int, C>, x of the first column, c of the first column) for
 // C = 4 columns at a time out of n, then once for the rest.

@@ -74,8 +74,7 @@ void segment(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, in
     Acc<C> acc;
     for (int64_t g = 0; g < groups; ++g) {
       const uint8_t* wg = row + g * kGroupBytes;
-      for (int64_t byte = 0; byte < kGroupBytes; byte += 64)
-        _mm_prefetch(reinterpret_cast<const char*>(wg + kQuantPrefetchBytes + byte), _MM_HINT_T0);
+      for (int64_t byte = 0; byte < kGroupBytes; byte += 64) prefetch_w(wg + byte);
       T::template group<C>(wg, x + b0 + g * kGroup, x_stride, s, g * kGroup, acc);
     }
     for (int64_t b = groups * kGroup; b < blocks; ++b)
