@@ -56,7 +56,7 @@ class Cluster:
             os.mkdir(self.path(name))
         with open(self.conf, "w", encoding="utf-8") as f:
             f.write(f"""ClusterName=bktest
-SlurmctldHost={HOST}
+SlurmctldHost={HOST}(127.0.0.1)
 SlurmctldPort={free_port()}
 SlurmdPort={free_port()}
 SlurmUser=root
@@ -68,13 +68,14 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 MpiDefault=none
 ReturnToService=2
+SlurmdParameters=config_overrides
 StateSaveLocation={self.path('ctld')}
 SlurmdSpoolDir={self.path('spool')}
 SlurmctldPidFile={self.path('slurmctld.pid')}
 SlurmdPidFile={self.path('slurmd.pid')}
 SlurmctldLogFile={self.path('slurmctld.log')}
 SlurmdLogFile={self.path('slurmd.log')}
-NodeName={HOST} CPUs={os.cpu_count()} State=UNKNOWN
+NodeName={HOST} NodeAddr=127.0.0.1 CPUs={os.cpu_count()} State=UNKNOWN
 PartitionName=bk Nodes={HOST} Default=YES MaxTime=INFINITE State=UP
 """)
         self.spawn(DAEMONS["slurmctld"], "-D", "-i", "-f", self.conf)
