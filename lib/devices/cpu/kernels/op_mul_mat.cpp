@@ -53,8 +53,8 @@ size_t packed_floats(int64_t n, int64_t k, int phases) {
 }
 
 // x's columns on the dot path in chunks of kGemvMaxColumns, all but the last one full; each is
-// packed for gemv_packed with the phases its width wants (0: the dot tiles read x as it is). A
-// chunk's packed floats start at offset(c) within a batch's part of xt.
+// packed for gemv_packed with the phases its width wants (0: the dot tiles read x as it is). The
+// packed floats of chunk c of batch b start at xt + at(b, c).
 struct ColumnChunks {
   int64_t n = 0;
   int full_phases = 0, last_phases = 0;
@@ -64,8 +64,10 @@ struct ColumnChunks {
   int64_t begin(int64_t c) const { return c * kGemvMaxColumns; }
   int64_t width(int64_t c) const { return std::min(kGemvMaxColumns, n - begin(c)); }
   int phases(int64_t c) const { return c + 1 < count() ? full_phases : last_phases; }
-  size_t offset(int64_t c) const { return static_cast<size_t>(c) * full_floats; }
   size_t batch_floats() const { return static_cast<size_t>(count() - 1) * full_floats + last_floats; }
+  size_t at(int64_t b, int64_t c) const {
+    return static_cast<size_t>(b) * batch_floats() + static_cast<size_t>(c) * full_floats;
+  }
   bool packed() const { return full_phases != 0 || last_phases != 0; }
   // Whether a chunk of at least kPadXMinColumns columns goes to the dot tiles.
   bool tiles_read_many_rows() const {
@@ -261,7 +263,7 @@ void pack_x(KernelContext& ctx, const Tensor& x, const ColumnChunks& ch, float* 
       for (int64_t c = 0; c < ch.count(); ++c) {
         if (ch.phases(c) == 0) continue;
         ctx.k().gemv_packed.pack(xb + ch.begin(c) * x_stride, x_stride, ch.width(c), x.ne[0], ch.phases(c),
-                                 xt + static_cast<size_t>(b) * ch.batch_floats() + ch.offset(c));
+                                 xt + ch.at(b, c));
       }
     }
   });
@@ -300,8 +302,8 @@ void run_gemv(KernelContext& ctx, const Tensor& node, const Tensor& w, const Ten
       for (int64_t c = 0; c < ch.count(); ++c) {
         float* cc = p.c + ch.begin(c) * p.ldc + j0;
         if (ch.phases(c) != 0) {
-          const float* xc = xt + static_cast<size_t>(b) * ch.batch_floats() + ch.offset(c);
-          ctx.k().gemv_packed.gemv_f32(wj, p.w_stride, rows, xc, ch.width(c), p.k, ch.phases(c), cc, p.ldc);
+          ctx.k().gemv_packed.gemv_f32(wj, p.w_stride, rows, xt + ch.at(b, c), ch.width(c), p.k, ch.phases(c),
+                                       cc, p.ldc);
         } else {
           ctx.k().gemv[static_cast<int>(p.wt)](wj, p.w_stride, rows, p.x + ch.begin(c) * p.x_stride,
                                                p.x_stride, ch.width(c), p.k, cc, p.ldc);
