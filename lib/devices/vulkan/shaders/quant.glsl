@@ -12,7 +12,8 @@
 // decoded weight is the CPU's or (q4_k, where a compiler may fuse the last step) within an ulp.
 //
 // q8_0 (34 bytes), q4_0 (18) and q6_k (210) blocks are only 2-byte aligned, so a 32-bit field
-// may straddle two words: word_at() joins them.
+// may straddle two words: word_at() joins them. q4_k blocks (144 bytes) are 4-byte aligned, as
+// every tensor's start is (VulkanBufferType::alignment).
 //
 // TEXEL: a is an R32_UINT uniform texel buffer instead of a storage buffer (llvmpipe gathers a
 // texel fetch as one vector, where a storage load with per-lane offsets is a loop over lanes).
@@ -24,21 +25,26 @@ layout(std430, binding = 0) readonly buffer AW { uint aw[]; };
 uint word(uint i) { return aw[i]; }
 #endif
 
-// The 32 bits from byte o, little-endian.
+// The 32 bits of words lo and hi from bit `shift` (0, 8, 16 or 24) of lo. Shifting hi in two
+// steps gives 0 for shift 0 without a select: glslang makes a select between expressions a
+// branch, which halved the quantized kernels' speed on llvmpipe (docs/performance.md).
+uint join_words(uint lo, uint hi, uint shift) { return (lo >> shift) | ((hi << 1u) << (31u - shift)); }
+
+// The 32 bits from byte o, little-endian; when o is aligned the second fetch repeats the first,
+// so that nothing past the data is read.
 uint word_at(uint o) {
-  const uint shift = (o & 3u) * 8u;
-  const uint lo = word(o >> 2u);
-  return shift == 0u ? lo : (lo >> shift) | (word((o >> 2u) + 1u) << (32u - shift));
+  const uint first = o >> 2u, shift = (o & 3u) * 8u;
+  return join_words(word(first), word(first + min(shift, 1u)), shift);
 }
 
 // n (at most 8) words from byte o in n + 1 fetches; when o is aligned the last fetch repeats
-// the n-th, so that nothing past the data is read.
+// the n-th.
 void words_at(uint o, uint n, out uint w[8]) {
   const uint first = o >> 2u, shift = (o & 3u) * 8u;
   uint lo = word(first);
   for (uint i = 0u; i < n; ++i) {
     const uint hi = word(first + min(i + 1u, shift == 0u ? n - 1u : n));
-    w[i] = shift == 0u ? lo : (lo >> shift) | (hi << (32u - shift));
+    w[i] = join_words(lo, hi, shift);
     lo = hi;
   }
 }
@@ -95,18 +101,13 @@ const uint kBlockBytes = 144u;
 const uint kGroup = 32u;
 
 // Groups 0-3: the low 6 bits of scale bytes g (scale) and g + 4 (min). Groups 4-7: the nibbles of
-// byte g + 4, topped by the high 2 bits of bytes g - 4 (scale) and g (min).
+// byte g + 4, topped by the high 2 bits of bytes g - 4 (scale) and g (min). Computed for both
+// halves and picked arithmetically: llvmpipe would run both sides of a branch anyway.
 vec2 group_scale(uint block, uint g) {
-  const uint s = block + 4u;
-  uint sc, m;
-  if (g < 4u) {
-    sc = byte_at(s + g) & 63u;
-    m = byte_at(s + g + 4u) & 63u;
-  } else {
-    const uint both = byte_at(s + g + 4u);
-    sc = (both & 0xFu) | ((byte_at(s + g - 4u) >> 6u) << 4u);
-    m = (both >> 4u) | ((byte_at(s + g) >> 6u) << 4u);
-  }
+  const uint at = (block + 4u) >> 2u, shift = (g & 3u) * 8u, high = g >> 2u;
+  const uint a = word(at) >> shift, b = word(at + 1u) >> shift, c = word(at + 2u) >> shift;
+  const uint sc = (1u - high) * (a & 63u) + high * ((c & 15u) | ((a >> 2u) & 48u));
+  const uint m = (1u - high) * (b & 63u) + high * (((c >> 4u) & 15u) | ((b >> 2u) & 48u));
   return vec2(f16_at(block) * float(sc), -(f16_at(block + 2u) * float(m)));
 }
 
