@@ -3,9 +3,9 @@
 // mul_mat with quantized weights (quant.glsl's types) for CPU-like devices (lavapipe): the lane
 // kernel of mul_mat_lanes.comp, decoding the blocks of its rows in registers. Lanes take
 // consecutive rows m, each invocation ROWS rows (l, l + 64, ...) by COLS columns n. Per span of
-// 32 k it fetches each row's codes and scales once (quant.glsl's span_words); per four k it
-// decodes four weights a row and makes ROWS x COLS vec4 dots, so the decoding is paid once for
-// every column.
+// 32 k it fetches each row's codes and scales once (quant.glsl's span_words, span_scales); per
+// run of four k it decodes four weights a row and makes ROWS x COLS vec4 dots, so the decoding
+// is paid once for every column.
 //
 // SUBGROUP (subgroups of at least kShare = 8 lanes): lane l reads the activations of every 8th
 // column (or, for one column, the l-th of 8 consecutive vec4s) and subgroupShuffle hands them to
@@ -74,32 +74,32 @@ void run(const bool packed) {
   for (uint r = 0u; r < kPerLane; ++r)
     for (uint c = 0u; c < kCols; ++c) acc[r][c] = 0.0;
 
-  // In spans of 32 k (quant.glsl): one group, or two of q6_k's, and kShare vec4s of x.
-  const uint kSpans = kBlock / 32u, kSpanGroups = 32u / kGroup;
+  // In spans of 32 k (quant.glsl), eight runs of four, and kShare vec4s of x.
+  const uint kSpans = kBlock / 32u;
   if (n0 + 1u >= N) {
     // One column (a matrix-vector product, or d's last): computing it kCols times over would
     // be kCols times the work.
     for (uint block = 0u; block < K / kBlock; ++block) {
       for (uint span = 0u; span < kSpans; ++span) {
-        const uint k = block * kBlock + span * 32u;
+        const uint k = block * kBlock;
 #ifdef SUBGROUP
-        const vec4 xs = load_x4(x_col[0], k + gl_SubgroupInvocationID % kShare * 4u, packed);
+        const vec4 xs = load_x4(x_col[0], k + span_element(span, gl_SubgroupInvocationID % kShare), packed);
 #endif
         uint w[kPerLane][8];
         vec2 s[kPerLane][kSpanGroups];
         for (uint r = 0u; r < kPerLane; ++r) {
           const uint at = w_row[r] + block * kBlockBytes;
           span_words(at, span, w[r]);
-          for (uint g = 0u; g < kSpanGroups; ++g) s[r][g] = group_scale(at, span * kSpanGroups + g);
+          span_scales(at, span, s[r]);
         }
         [[unroll]] for (uint i = 0u; i < 8u; ++i) {
 #ifdef SUBGROUP
           const vec4 x = subgroupShuffle(xs, i);
 #else
-          const vec4 x = load_x4(x_col[0], k + 4u * i, packed);
+          const vec4 x = load_x4(x_col[0], k + span_element(span, i), packed);
 #endif
           for (uint r = 0u; r < kPerLane; ++r) {
-            const vec2 sg = s[r][i * kSpanGroups / 8u];
+            const vec2 sg = s[r][span_group(i)];
             acc[r][0] += dot(span_codes(w[r][i]) * sg.x + sg.y, x);
           }
         }
@@ -117,13 +117,13 @@ void run(const bool packed) {
         for (uint r = 0u; r < kPerLane; ++r) {
           const uint at = w_row[r] + block * kBlockBytes;
           span_words(at, span, w[r]);
-          for (uint g = 0u; g < kSpanGroups; ++g) s[r][g] = group_scale(at, span * kSpanGroups + g);
+          span_scales(at, span, s[r]);
         }
         [[unroll]] for (uint i = 0u; i < 8u; ++i) {
-          const uint k = block * kBlock + span * 32u + 4u * i;
+          const uint k = block * kBlock + span_element(span, i);
           vec4 wv[kPerLane];
           for (uint r = 0u; r < kPerLane; ++r) {
-            const vec2 sg = s[r][i * kSpanGroups / 8u];
+            const vec2 sg = s[r][span_group(i)];
             wv[r] = span_codes(w[r][i]) * sg.x + sg.y;
           }
 #ifdef SUBGROUP

@@ -6,8 +6,12 @@
 //   group_scale(block, g) = (mul, add) of group g, codes4(block, j) = the integer codes of
 //   elements j..j+3 (j a multiple of 4, so the four share a group), and element = code * mul + add.
 // Kernels that stream whole rows read a span of 32 elements at once instead (fewer, shared
-// fetches): span_words(block, s, w) puts the codes of elements 32 s + 4 i .. + 3 in w[i] as four
-// bytes, which span_codes(w[i]) turns into codes4's values.
+// fetches), the block's kBlock / 32 spans in any order: span s is eight runs of four elements,
+// run i starting at element span_element(s, i); span_words(block, s, w) puts run i's codes in
+// w[i] as four bytes, which span_codes(w[i]) turns into codes4's values, and span_scales(block,
+// s, sc) the span's kSpanGroups scales, run i taking sc[span_group(i)]. A span is chosen so that
+// its codes and scales share as few words as possible (q4_k: 16 bytes of both nibbles, q6_k:
+// a quarter of each byte run).
 // The products are lib/core/quant.cpp's (d * q, (d * sc) * q, (d * sc) * q - dmin * m), so a
 // decoded weight is the CPU's or (q4_k, where a compiler may fuse the last step) within an ulp.
 //
@@ -70,7 +74,11 @@ vec4 codes4(uint block, uint j) {
   return vec4((ivec4(w) << ivec4(24, 16, 8, 0)) >> 24);  // sign-extend each byte
 }
 
-void span_words(uint block, uint span, out uint w[8]) { words_at(block + 2u + 32u * span, 8u, w); }
+const uint kSpanGroups = 1u;
+uint span_element(uint span, uint i) { return 4u * i; }
+uint span_group(uint i) { return 0u; }
+void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
+void span_words(uint block, uint span, out uint w[8]) { words_at(block + 2u, 8u, w); }
 vec4 span_codes(uint w) { return vec4((ivec4(w) << ivec4(24, 16, 8, 0)) >> 24); }
 
 #elif defined(Q4_0)
@@ -86,6 +94,10 @@ vec4 codes4(uint block, uint j) {
   return vec4(ivec4(bytes_of(w, (j & 16u) >> 2u) & 0xFu) - 8);  // j & 16: the high nibbles
 }
 
+const uint kSpanGroups = 1u;
+uint span_element(uint span, uint i) { return 4u * i; }
+uint span_group(uint i) { return 0u; }
+void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
 void span_words(uint block, uint span, out uint w[8]) {
   uint q[8];
   words_at(block + 2u, 4u, q);
@@ -100,25 +112,45 @@ const uint kBlock = 256u;
 const uint kBlockBytes = 144u;
 const uint kGroup = 32u;
 
-// Groups 0-3: the low 6 bits of scale bytes g (scale) and g + 4 (min). Groups 4-7: the nibbles of
-// byte g + 4, topped by the high 2 bits of bytes g - 4 (scale) and g (min). Computed for both
-// halves and picked arithmetically: llvmpipe would run both sides of a branch anyway.
-vec2 group_scale(uint block, uint g) {
-  const uint at = (block + 4u) >> 2u, shift = (g & 3u) * 8u, high = g >> 2u;
-  const uint a = word(at) >> shift, b = word(at + 1u) >> shift, c = word(at + 2u) >> shift;
+// The (mul, add) of group g from the block's first four words: d and dmin, then the 12 scale
+// bytes. Groups 0-3: the low 6 bits of scale bytes g (scale) and g + 4 (min). Groups 4-7: the
+// nibbles of byte g + 4, topped by the high 2 bits of bytes g - 4 (scale) and g (min). Computed
+// for both halves and picked arithmetically: llvmpipe would run both sides of a branch anyway.
+vec2 scale_of(uvec4 head, uint g) {
+  const uint shift = (g & 3u) * 8u, high = g >> 2u;
+  const uint a = head.y >> shift, b = head.z >> shift, c = head.w >> shift;
   const uint sc = (1u - high) * (a & 63u) + high * ((c & 15u) | ((a >> 2u) & 48u));
   const uint m = (1u - high) * (b & 63u) + high * (((c >> 4u) & 15u) | ((b >> 2u) & 48u));
-  return vec2(f16_at(block) * float(sc), -(f16_at(block + 2u) * float(m)));
+  const vec2 d = unpackHalf2x16(head.x);
+  return vec2(d.x * float(sc), -(d.y * float(m)));
 }
 
+uvec4 head_of(uint block) {
+  const uint at = block >> 2u;
+  return uvec4(word(at), word(at + 1u), word(at + 2u), word(at + 3u));
+}
+
+vec2 group_scale(uint block, uint g) { return scale_of(head_of(block), g); }
+
 vec4 codes4(uint block, uint j) {
-  const uint w = word_at(block + 16u + (j >> 6u) * 32u + (j & 31u));
+  const uint w = word(((block + 16u + (j >> 6u) * 32u) >> 2u) + ((j & 31u) >> 2u));
   return vec4(bytes_of(w, (j & 32u) >> 3u) & 0xFu);  // j & 32: the second group, high nibbles
 }
 
+// Span s: bytes 16 (s % 2) .. + 15 of the 32 that hold groups 2 (s / 2) and 2 (s / 2) + 1, low
+// nibbles (runs 0-3) and high (4-7).
+const uint kSpanGroups = 2u;
+uint span_element(uint span, uint i) { return (span >> 1u) * 64u + (span & 1u) * 16u + (i >> 2u) * 32u + (i & 3u) * 4u; }
+uint span_group(uint i) { return i >> 2u; }
+void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) {
+  const uvec4 head = head_of(block);
+  for (uint g = 0u; g < 2u; ++g) sc[g] = scale_of(head, (span & ~1u) + g);
+}
 void span_words(uint block, uint span, out uint w[8]) {
-  words_at(block + 16u + (span >> 1u) * 32u, 8u, w);
-  for (uint i = 0u; i < 8u; ++i) w[i] = (w[i] >> ((span & 1u) * 4u)) & 0x0F0F0F0Fu;
+  const uint at = (block + 16u + (span >> 1u) * 32u + (span & 1u) * 16u) >> 2u;
+  uint q[4];
+  for (uint i = 0u; i < 4u; ++i) q[i] = word(at + i);
+  for (uint i = 0u; i < 8u; ++i) w[i] = (q[i & 3u] >> ((i >> 2u) * 4u)) & 0x0F0F0F0Fu;
 }
 vec4 span_codes(uint w) { return vec4(bytes_of(w, 0u) & 0xFFu); }
 
@@ -144,14 +176,29 @@ vec4 codes4(uint block, uint j) {
   return vec4(ivec4(q) - 32);
 }
 
-// Span s is quarter s % 4 of half s / 4.
+// Span s: in half s / 4, elements 8 (s % 4) .. + 7 of each quarter q (runs 2q and 2q + 1): two
+// words of each of the half's two low-nibble runs and of its high bit pairs, and the scales of
+// groups 2q + s % 4 / 2, which lie two bytes apart.
+const uint kSpanGroups = 4u;
+uint span_element(uint span, uint i) { return (span >> 2u) * 128u + (i >> 1u) * 32u + (span & 3u) * 8u + (i & 1u) * 4u; }
+uint span_group(uint i) { return i >> 1u; }
+void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) {
+  const uint half_ = span >> 2u, part = span & 3u;
+  uint b[8];
+  words_at(block + 192u + half_ * 8u + (part >> 1u), 2u, b);
+  const float d = f16_at(block + 208u);
+  for (uint q = 0u; q < 4u; ++q) sc[q] = vec2(d * float(int(b[q >> 1u] << (24u - (q & 1u) * 16u)) >> 24), 0.0);
+}
 void span_words(uint block, uint span, out uint w[8]) {
-  const uint half_ = span >> 2u, quarter = span & 3u;
-  uint low[8], high[8];
-  words_at(block + half_ * 64u + (quarter & 1u) * 32u, 8u, low);
-  words_at(block + 128u + half_ * 32u, 8u, high);
+  const uint half_ = span >> 2u, part = span & 3u;
+  uint low[8], odd[8], high[8];  // quarters 0 and 2, 1 and 3; all four
+  words_at(block + half_ * 64u + part * 8u, 2u, low);
+  words_at(block + half_ * 64u + 32u + part * 8u, 2u, odd);
+  words_at(block + 128u + half_ * 32u + part * 8u, 2u, high);
+  const uint lows[4] = uint[4](low[0], low[1], odd[0], odd[1]);
   for (uint i = 0u; i < 8u; ++i) {
-    w[i] = ((low[i] >> ((quarter >> 1u) * 4u)) & 0x0F0F0F0Fu) | (((high[i] >> (quarter * 2u)) & 0x03030303u) << 4u);
+    const uint q = i >> 1u, j = i & 1u;
+    w[i] = ((lows[(q & 1u) * 2u + j] >> ((q >> 1u) * 4u)) & 0x0F0F0F0Fu) | (((high[j] >> (q * 2u)) & 0x03030303u) << 4u);
   }
 }
 vec4 span_codes(uint w) { return vec4(ivec4(bytes_of(w, 0u) & 0xFFu) - 32); }
