@@ -75,6 +75,25 @@ class DevicesJson(CliTestCase):
         if model is not None:
             self.assertEqual(" ".join(cpu["description"].split()), model)
 
+    def test_the_cpu_uses_the_cores_it_is_bound_to(self):
+        # A backend's threads are the physical cores in the process's binding (all of them unless
+        # this test runs bound); bound to one hardware thread (as taskset or mpirun's --bind-to
+        # core does), one.
+        details = self.cpu_details(self.result)
+        self.assertGreaterEqual(details["topology"]["bound_cores"], 1)
+        self.assertLessEqual(details["topology"]["bound_cores"], details["topology"]["cores"])
+        self.assertEqual(details["default_threads"], details["topology"]["bound_cores"])
+        first = min(os.sched_getaffinity(0))
+        bound = subprocess.run([BKCTL, "devices", "--json"], capture_output=True, text=True, timeout=240,
+                               check=False, preexec_fn=lambda: os.sched_setaffinity(0, {first}))
+        details = self.cpu_details(bound)
+        self.assertEqual(details["topology"]["bound_cores"], 1)
+        self.assertEqual(details["default_threads"], 1)
+
+    def cpu_details(self, result):
+        document = self.assertJsonOutput(result, "bk.devices.v1.json")
+        return next(d for d in document["devices"] if d["name"] == "CPU")["details"]
+
     def test_indices_names_and_backends_are_consistent(self):
         document = self.assertJsonOutput(self.result, "bk.devices.v1.json")
         devices = document["devices"]

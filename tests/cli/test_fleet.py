@@ -97,6 +97,8 @@ class Fleet(CliTestCase):
         self.assertEqual(len(outlier), 1)
 
     def test_two_ranks_of_real_devices_pass(self):
+        # mpirun binds each of two ranks to a core of its own, so their CPU matmuls do not compete
+        # (and do not make one of them an outlier).
         result, _ = mpirun([("", ["--level", "2", "--device", "CPU", "--mem", "8MiB", "--json"])] * 2)
         self.assertEqual(result.returncode, 0, result.stderr[-3000:])
         document = self.fleet_json(result)

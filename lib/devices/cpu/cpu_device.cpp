@@ -19,6 +19,7 @@ void describe_topology(const CpuTopology& topo, Properties& out) {
   out.set("topology.loaded", topo.loaded);
   out.set("topology.packages", topo.packages);
   out.set("topology.cores", topo.cores);
+  out.set("topology.bound_cores", topo.bound_cores);
   out.set("topology.pus", topo.pus);
   out.set("topology.numa_nodes", topo.numa_nodes);
   for (size_t i = 0; i < topo.caches.size(); ++i) {

@@ -37,6 +37,21 @@ void add_cache(hwloc_topology_t t, hwloc_obj_type_t type, const char* name, int 
   if (cache.count > 0) out.caches.push_back(cache);
 }
 
+// Cores with at least one hardware thread in the process's CPU binding; 0 when it is unknown.
+int cores_in_binding(hwloc_topology_t t) {
+  hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+  if (bound == nullptr) return 0;
+  int n = 0;
+  if (hwloc_get_cpubind(t, bound, HWLOC_CPUBIND_PROCESS) == 0) {
+    for (hwloc_obj_t core = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, nullptr); core != nullptr;
+         core = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, core)) {
+      if (hwloc_bitmap_intersects(core->cpuset, bound)) ++n;
+    }
+  }
+  hwloc_bitmap_free(bound);
+  return n;
+}
+
 std::string package_model(hwloc_topology_t t) {
   hwloc_obj_t package = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, nullptr);
   const char* model = package != nullptr ? hwloc_obj_get_info_by_name(package, "CPUModel") : nullptr;
@@ -58,6 +73,7 @@ CpuTopology load_topology() {
   topo.loaded = true;
   topo.packages = count_of(t.get(), HWLOC_OBJ_PACKAGE);
   topo.cores = count_of(t.get(), HWLOC_OBJ_CORE);
+  topo.bound_cores = cores_in_binding(t.get());
   topo.pus = count_of(t.get(), HWLOC_OBJ_PU);
   topo.numa_nodes = count_of(t.get(), HWLOC_OBJ_NUMANODE);
   add_cache(t.get(), HWLOC_OBJ_L1CACHE, "L1d", 1, topo);
@@ -75,7 +91,9 @@ const CpuTopology& cpu_topology() {
 }
 
 int cpu_default_threads() {
-  if (const int cores = cpu_topology().cores; cores > 0) return cores;
+  const CpuTopology& topo = cpu_topology();
+  if (topo.bound_cores > 0) return topo.bound_cores;
+  if (topo.cores > 0) return topo.cores;
   const unsigned hw = std::thread::hardware_concurrency();
   return hw > 0 ? static_cast<int>(hw) : 1;
 }

@@ -25,7 +25,11 @@ struct CpuTopology {
   std::string reason;   // why it did not load; empty when loaded
   int packages = 0;
   int cores = 0;  // physical cores
-  int pus = 0;    // hardware threads (processing units)
+  // Physical cores this process may run on: those with a hardware thread in its CPU binding
+  // (taskset, mpirun's --bind-to, numactl; cgroup cpusets already narrow every count). 0 when
+  // the binding cannot be read.
+  int bound_cores = 0;
+  int pus = 0;  // hardware threads (processing units)
   int numa_nodes = 0;
   std::vector<CpuCache> caches;  // data and unified caches, L1d first; levels the machine lacks are left out
   std::string model;             // hwloc's CPUModel of the first package; empty when unknown
@@ -33,8 +37,9 @@ struct CpuTopology {
 
 const CpuTopology& cpu_topology();
 
-// Threads a compute backend uses by default: the physical cores, else what the standard library
-// reports, else 1. Loads the topology.
+// Threads a compute backend uses by default: the physical cores the process is bound to (so ranks
+// that mpirun binds to a core each do not share cores), else all physical cores, else what the
+// standard library reports, else 1. Loads the topology.
 int cpu_default_threads();
 
 }  // namespace bk
