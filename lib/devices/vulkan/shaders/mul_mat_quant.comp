@@ -80,6 +80,8 @@ void run(const bool packed) {
     // One column (a matrix-vector product, or d's last): computing it kCols times over would
     // be kCols times the work.
     for (uint block = 0u; block < K / kBlock; ++block) {
+      Head head[kPerLane];
+      for (uint r = 0u; r < kPerLane; ++r) head[r] = block_head(w_row[r] + block * kBlockBytes);
       for (uint span = 0u; span < kSpans; ++span) {
         const uint k = block * kBlock;
 #ifdef SUBGROUP
@@ -90,7 +92,7 @@ void run(const bool packed) {
         for (uint r = 0u; r < kPerLane; ++r) {
           const uint at = w_row[r] + block * kBlockBytes;
           span_words(at, span, w[r]);
-          span_scales(at, span, s[r]);
+          span_scales(head[r], at, span, s[r]);
         }
         [[unroll]] for (uint i = 0u; i < 8u; ++i) {
 #ifdef SUBGROUP
@@ -111,13 +113,15 @@ void run(const bool packed) {
     for (uint i = 0u; i < kCols / kShare; ++i) own[i] = x_col[i * kShare + gl_SubgroupInvocationID % kShare];
 #endif
     for (uint block = 0u; block < K / kBlock; ++block) {
+      Head head[kPerLane];
+      for (uint r = 0u; r < kPerLane; ++r) head[r] = block_head(w_row[r] + block * kBlockBytes);
       for (uint span = 0u; span < kSpans; ++span) {
         uint w[kPerLane][8];
         vec2 s[kPerLane][kSpanGroups];
         for (uint r = 0u; r < kPerLane; ++r) {
           const uint at = w_row[r] + block * kBlockBytes;
           span_words(at, span, w[r]);
-          span_scales(at, span, s[r]);
+          span_scales(head[r], at, span, s[r]);
         }
         [[unroll]] for (uint i = 0u; i < 8u; ++i) {
           const uint k = block * kBlock + span_element(span, i);

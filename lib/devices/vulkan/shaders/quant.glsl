@@ -8,10 +8,11 @@
 // Kernels that stream whole rows read a span of 32 elements at once instead (fewer, shared
 // fetches), the block's kBlock / 32 spans in any order: span s is eight runs of four elements,
 // run i starting at element span_element(s, i); span_words(block, s, w) puts run i's codes in
-// w[i] as four bytes, which span_codes(w[i]) turns into codes4's values, and span_scales(block,
-// s, sc) the span's kSpanGroups scales, run i taking sc[span_group(i)]. A span is chosen so that
-// its codes and scales share as few words as possible (q4_k: 16 bytes of both nibbles, q6_k:
-// a quarter of each byte run).
+// w[i] as four bytes, which span_codes(w[i]) turns into codes4's values, and span_scales(head,
+// block, s, sc) the span's kSpanGroups scales, run i taking sc[span_group(i)]; head =
+// block_head(block) is what all the block's spans share, fetched once a block. A span is chosen
+// so that its codes and scales share as few words as possible (q4_k: 16 bytes of both nibbles,
+// q6_k: a quarter of each byte run).
 // The products are lib/core/quant.cpp's (d * q, (d * sc) * q, (d * sc) * q - dmin * m), so a
 // decoded weight is the CPU's or (q4_k, where a compiler may fuse the last step) within an ulp.
 //
@@ -77,7 +78,9 @@ vec4 codes4(uint block, uint j) {
 const uint kSpanGroups = 1u;
 uint span_element(uint span, uint i) { return 4u * i; }
 uint span_group(uint i) { return 0u; }
-void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
+struct Head { uint none; };  // a block is one span
+Head block_head(uint block) { return Head(0u); }
+void span_scales(Head head, uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
 void span_words(uint block, uint span, out uint w[8]) { words_at(block + 2u, 8u, w); }
 vec4 span_codes(uint w) { return vec4((ivec4(w) << ivec4(24, 16, 8, 0)) >> 24); }
 
@@ -97,7 +100,9 @@ vec4 codes4(uint block, uint j) {
 const uint kSpanGroups = 1u;
 uint span_element(uint span, uint i) { return 4u * i; }
 uint span_group(uint i) { return 0u; }
-void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
+struct Head { uint none; };  // a block is one span
+Head block_head(uint block) { return Head(0u); }
+void span_scales(Head head, uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
 void span_words(uint block, uint span, out uint w[8]) {
   uint q[8];
   words_at(block + 2u, 4u, q);
@@ -125,12 +130,14 @@ vec2 scale_of(uvec4 head, uint g) {
   return vec2(d.x * float(sc), -(d.y * float(m)));
 }
 
-uvec4 head_of(uint block) {
+// d and dmin, and the 12 scale bytes.
+struct Head { uvec4 w; };
+Head block_head(uint block) {
   const uint at = block >> 2u;
-  return uvec4(word(at), word(at + 1u), word(at + 2u), word(at + 3u));
+  return Head(uvec4(word(at), word(at + 1u), word(at + 2u), word(at + 3u)));
 }
 
-vec2 group_scale(uint block, uint g) { return scale_of(head_of(block), g); }
+vec2 group_scale(uint block, uint g) { return scale_of(block_head(block).w, g); }
 
 vec4 codes4(uint block, uint j) {
   const uint w = word(((block + 16u + (j >> 6u) * 32u) >> 2u) + ((j & 31u) >> 2u));
@@ -142,9 +149,8 @@ vec4 codes4(uint block, uint j) {
 const uint kSpanGroups = 2u;
 uint span_element(uint span, uint i) { return (span >> 1u) * 64u + (span & 1u) * 16u + (i >> 2u) * 32u + (i & 3u) * 4u; }
 uint span_group(uint i) { return i >> 2u; }
-void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) {
-  const uvec4 head = head_of(block);
-  for (uint g = 0u; g < 2u; ++g) sc[g] = scale_of(head, (span & ~1u) + g);
+void span_scales(Head head, uint block, uint span, out vec2 sc[kSpanGroups]) {
+  for (uint g = 0u; g < 2u; ++g) sc[g] = scale_of(head.w, (span & ~1u) + g);
 }
 void span_words(uint block, uint span, out uint w[8]) {
   const uint at = (block + 16u + (span >> 1u) * 32u + (span & 1u) * 16u) >> 2u;
@@ -182,12 +188,19 @@ vec4 codes4(uint block, uint j) {
 const uint kSpanGroups = 4u;
 uint span_element(uint span, uint i) { return (span >> 2u) * 128u + (i >> 1u) * 32u + (span & 3u) * 8u + (i & 1u) * 4u; }
 uint span_group(uint i) { return i >> 1u; }
-void span_scales(uint block, uint span, out vec2 sc[kSpanGroups]) {
-  const uint half_ = span >> 2u, part = span & 3u;
+// The 16 scale bytes and d.
+struct Head { uvec4 scales; float d; };
+Head block_head(uint block) {
   uint b[8];
-  words_at(block + 192u + half_ * 8u + (part >> 1u), 2u, b);
-  const float d = f16_at(block + 208u);
-  for (uint q = 0u; q < 4u; ++q) sc[q] = vec2(d * float(int(b[q >> 1u] << (24u - (q & 1u) * 16u)) >> 24), 0.0);
+  words_at(block + 192u, 4u, b);
+  return Head(uvec4(b[0], b[1], b[2], b[3]), f16_at(block + 208u));
+}
+void span_scales(Head head, uint block, uint span, out vec2 sc[kSpanGroups]) {
+  const uint first = (span >> 2u) * 8u + ((span & 3u) >> 1u);  // scale byte of quarter 0
+  for (uint q = 0u; q < 4u; ++q) {
+    const uint at = first + 2u * q;
+    sc[q] = vec2(head.d * float(int(head.scales[at >> 2u] << (24u - (at & 3u) * 8u)) >> 24), 0.0);
+  }
 }
 void span_words(uint block, uint span, out uint w[8]) {
   const uint half_ = span >> 2u, part = span & 3u;
