@@ -140,7 +140,9 @@ Command add_bench_command(CLI::App& parent, int argc, char** argv) {
       "A first look in seconds: one size per group (mul_mat 512, gemv 2048, memory 2048) and a 0.1s "
       "budget, unless --size or --budget say otherwise");
   app->add_option("--warmup", args->warmup, "Unmeasured runs before each test")->capture_default_str();
-  app->add_option("--threads", args->threads, "Thread count for devices that have one (the CPU)")
+  app->add_option(
+         "--threads", args->threads,
+         "Thread count for devices that have one (the CPU; default: the physical cores bkctl may run on)")
       ->check(CLI::Range(1, 4096).description(""));
   app->add_option("--timeout", args->timeout,
                   "Per-test watchdog: a test still running after it is an error (exit 5)")
