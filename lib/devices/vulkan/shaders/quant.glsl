@@ -75,12 +75,6 @@ vec4 codes4(uint block, uint j) {
   return vec4((ivec4(w) << ivec4(24, 16, 8, 0)) >> 24);  // sign-extend each byte
 }
 
-const uint kSpanGroups = 1u;
-uint span_element(uint span, uint i) { return 4u * i; }
-uint span_group(uint i) { return 0u; }
-struct Head { uint none; };  // a block is one span
-Head block_head(uint block) { return Head(0u); }
-void span_scales(Head head, uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
 void span_words(uint block, uint span, out uint w[8]) { words_at(block + 2u, 8u, w); }
 vec4 span_codes(uint w) { return vec4((ivec4(w) << ivec4(24, 16, 8, 0)) >> 24); }
 
@@ -97,12 +91,6 @@ vec4 codes4(uint block, uint j) {
   return vec4(ivec4(bytes_of(w, (j & 16u) >> 2u) & 0xFu) - 8);  // j & 16: the high nibbles
 }
 
-const uint kSpanGroups = 1u;
-uint span_element(uint span, uint i) { return 4u * i; }
-uint span_group(uint i) { return 0u; }
-struct Head { uint none; };  // a block is one span
-Head block_head(uint block) { return Head(0u); }
-void span_scales(Head head, uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
 void span_words(uint block, uint span, out uint w[8]) {
   uint q[8];
   words_at(block + 2u, 4u, q);
@@ -218,6 +206,16 @@ vec4 span_codes(uint w) { return vec4(ivec4(bytes_of(w, 0u) & 0xFFu) - 32); }
 
 #else
 #error "define one of Q8_0, Q4_0, Q4_K, Q6_K"
+#endif
+
+#if defined(Q8_0) || defined(Q4_0)
+// A block is one span, with one scale: its runs in order, nothing shared between spans.
+const uint kSpanGroups = 1u;
+uint span_element(uint span, uint i) { return 4u * i; }
+uint span_group(uint i) { return 0u; }
+struct Head { uint none; };
+Head block_head(uint block) { return Head(0u); }
+void span_scales(Head head, uint block, uint span, out vec2 sc[kSpanGroups]) { sc[0] = group_scale(block, 0u); }
 #endif
 
 // Elements k..k+3 (k a multiple of 4) of the row at byte `row`.
