@@ -351,11 +351,13 @@ void check_gemv_entries(const CpuKernels& tier, int64_t depth) {
   const int64_t m = 19, n = 6, w_pad = 7, x_pad = 3, ldc = m + 2;
   const auto xv = random_floats(static_cast<size_t>(n * depth), -2, 2, 41);
   std::vector<XBlock16> xq(static_cast<size_t>(n * (depth / kXBlock + x_pad)));
-  for (int64_t i = 0; i < n; ++i)
-    cpu_quantize_x16(xv.data() + i * depth, depth, xq.data() + i * (depth / kXBlock + x_pad));
   const DType types[] = {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K};
   for (int t = 0; t < kQuantTypeCount; ++t) {
     if (depth % dtype_block(types[t]) != 0) continue;
+    for (int64_t i = 0; i < n; ++i) {
+      cpu_quantize_x16(xv.data() + i * depth, depth, x16_blocks_per_scale(types[t]),
+                       xq.data() + i * (depth / kXBlock + x_pad));
+    }
     const size_t row_bytes =
         static_cast<size_t>(depth / dtype_block(types[t])) * dtype_size(types[t]) + w_pad;
     const auto wv = random_floats(static_cast<size_t>(m * depth), -1, 1, 42);
@@ -394,6 +396,57 @@ void check_gemv_entries(const CpuKernels& tier, int64_t depth) {
 
 TEST_P(CpuTier, QuantizedGemvEntriesMatchPortable) {
   for (int64_t depth : {512, 33024, 33056}) check_gemv_entries(k(), depth);
+}
+
+// The largest products a q4_k super block can hold (every weight 15, every scale 63, every
+// activation 32767): kernels that sum a super block in integers must not overflow.
+TEST_P(CpuTier, QuantizedGemvEntriesHoldTheLargestQ4KSums) {
+  const int64_t depth = 1024, blocks = depth / kXBlock;
+  std::vector<uint8_t> w(static_cast<size_t>(depth / 256 * 144), 0xFF);  // nibbles 15, scales and mins 63
+  for (size_t b = 0; b < w.size(); b += 144) {
+    w[b] = 0x00, w[b + 1] = 0x3C;      // d = 1
+    w[b + 2] = 0x00, w[b + 3] = 0x00;  // dmin = 0
+  }
+  const std::vector<float> xv(static_cast<size_t>(depth), -3.0f);
+  std::vector<XBlock16> x(static_cast<size_t>(blocks));
+  cpu_quantize_x16(xv.data(), depth, x16_blocks_per_scale(DType::Q4_K), x.data());
+  const int t = static_cast<int>(QuantType::q4_k);
+  if (k().gemv_quant_x[t] != nullptr) k().gemv_quant_x[t](x.data(), blocks);
+  float got = 0;
+  k().gemv_quant[t](w.data(), w.size(), 1, x.data(), blocks, 1, depth, &got, 1);
+  EXPECT_FLOAT_EQ(got, -3.0f * 15 * 63 * static_cast<float>(depth));
+}
+
+// Against k-quant weights a super block's eight activation blocks share one scale (their kernels
+// sum a super block in integers); against the 32-element types each block has its own. A NaN or
+// infinity makes the scale of every block that shares it NaN.
+TEST(CpuQuantizeX16, BlocksShareTheScaleOfTheirSuperBlockAgainstKQuants) {
+  const int64_t depth = 512;
+  std::vector<float> xv = random_floats(static_cast<size_t>(depth), -1, 1, 7);
+  xv[300] = 4.0f;  // block 9, super block 1
+  for (DType type : {DType::Q4_0, DType::Q4_K}) {
+    const int64_t per_scale = x16_blocks_per_scale(type);
+    std::vector<XBlock16> x(static_cast<size_t>(depth / kXBlock));
+    cpu_quantize_x16(xv.data(), depth, per_scale, x.data());
+    for (int64_t b = 0; b < depth / kXBlock; ++b) {
+      const int64_t first = b / per_scale * per_scale * kXBlock, last = first + per_scale * kXBlock;
+      float amax = 0;
+      for (int64_t i = first; i < last; ++i) amax = std::max(amax, std::fabs(xv[static_cast<size_t>(i)]));
+      const XBlock16& block = x[static_cast<size_t>(b)];
+      EXPECT_FLOAT_EQ(block.d, amax / 32767.0f) << dtype_name(type) << " block " << b;
+      for (int64_t i = 0; i < kXBlock; ++i) {
+        EXPECT_NEAR(block.d * block.q[i], xv[static_cast<size_t>(b * kXBlock + i)], 0.5001 * block.d)
+            << dtype_name(type) << " block " << b << " element " << i;
+      }
+    }
+    xv[40] = std::numeric_limits<float>::infinity();  // block 1, super block 0
+    cpu_quantize_x16(xv.data(), depth, per_scale, x.data());
+    xv[40] = 0.5f;
+    for (int64_t b = 0; b < depth / kXBlock; ++b) {
+      EXPECT_EQ(std::isnan(x[static_cast<size_t>(b)].d), b / per_scale == 1 / per_scale)
+          << dtype_name(type) << " block " << b;
+    }
+  }
 }
 
 // The tier's row decoders give core's bits for any block: random bytes are a valid block of every

@@ -82,15 +82,16 @@ struct GemvPackedFns {
 // Quantized weights (ggml's q8_0, q4_0, q4_k, q6_k blocks, bk/quant.h) times activations
 // quantized to 16 bits: the fused decode-and-dot path for few columns. The weights are never
 // written out as floats; each block is decoded in registers and multiplied in integers. 16-bit
-// activations (not ggml's 8) keep the rounding ~2^-16 of a block's largest value, far inside
+// activations (not ggml's 8) keep the rounding ~2^-16 of the largest value under a scale, inside
 // the conformance limit even for a single dot product that cancels (8 bits measured NMSE up to
 // 4e-4 there, over the 1e-4 limit of probe/verify/limits.h).
 enum class QuantType : int { q8_0 = 0, q4_0 = 1, q4_k = 2, q6_k = 3 };
 inline constexpr int kQuantTypeCount = 4;
 
-// 32 consecutive activations of one X row as x[i] ~ d * q[i]: d = max|x| / 32767 (0 for an
-// all-zero block, NaN for one with a NaN or infinity), q rounded to nearest in [-32767, 32767];
-// qsum = q[0] + ... + q[31], which q4_0's offset and q4_k's minimums multiply. An X row of k
+// 32 consecutive activations of one X row as x[i] ~ d * q[i]: d = max|x| / 32767 over the block,
+// or over the super block against k-quant weights (every block of it holds the same d; 0 when all
+// are zero, NaN where one is a NaN or infinity), q rounded to nearest in [-32767, 32767]; qsum =
+// q[0] + ... + q[31], which q4_0's offset and q4_k's minimums multiply. An X row of k
 // elements is k / 32 blocks. A block starts a cache line, so that its 64 bytes of q are one
 // line, not two (the dot products read q twice as often as anything else; docs/performance.md).
 inline constexpr int64_t kXBlock = 32;

@@ -19,32 +19,35 @@ int64_t blocks_per_row(const Tensor& x) noexcept { return x.ne[0] / kXBlock; }
 
 }  // namespace
 
-void cpu_quantize_x16(const float* x, int64_t k, XBlock16* out) noexcept {
+void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out) noexcept {
   constexpr float kMax = 32767.0f;
-  for (int64_t b = 0; b < k / kXBlock; ++b, x += kXBlock) {
+  const int64_t span = kXBlock * blocks_per_scale;
+  for (int64_t b = 0; b < k / kXBlock; b += blocks_per_scale, x += span) {
     float amax = 0.0f;
     bool finite = true;
-    for (int64_t i = 0; i < kXBlock; ++i) {
+    for (int64_t i = 0; i < span; ++i) {
       amax = std::max(amax, std::fabs(x[i]));
       finite = finite && std::isfinite(x[i]);
     }
-    XBlock16& o = out[b];
-    if (!finite) {  // a NaN or infinity must not vanish into the integers: the block's scale is NaN
-      std::fill(std::begin(o.q), std::end(o.q), int16_t{0});
-      o.d = std::numeric_limits<float>::quiet_NaN();
-      o.qsum = 0;
-      continue;
-    }
-    o.d = amax / kMax;
     // In double: 32767 / amax overflows float for blocks below ~1e-34.
     const double inv = amax > 0.0f ? double{kMax} / amax : 0.0;
-    int32_t sum = 0;
-    for (int64_t i = 0; i < kXBlock; ++i) {
-      const long q = std::clamp(std::lrint(x[i] * inv), -32767L, 32767L);
-      o.q[i] = static_cast<int16_t>(q);
-      sum += static_cast<int32_t>(q);
+    for (int64_t j = 0; j < blocks_per_scale; ++j) {
+      XBlock16& o = out[b + j];
+      if (!finite) {  // a NaN or infinity must not vanish into the integers: the scale is NaN
+        std::fill(std::begin(o.q), std::end(o.q), int16_t{0});
+        o.d = std::numeric_limits<float>::quiet_NaN();
+        o.qsum = 0;
+        continue;
+      }
+      o.d = amax / kMax;
+      int32_t sum = 0;
+      for (int64_t i = 0; i < kXBlock; ++i) {
+        const long q = std::clamp(std::lrint(x[j * kXBlock + i] * inv), -32767L, 32767L);
+        o.q[i] = static_cast<int16_t>(q);
+        sum += static_cast<int32_t>(q);
+      }
+      o.qsum = sum;
     }
-    o.qsum = sum;
   }
 }
 
@@ -63,12 +66,13 @@ void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, cons
   const int64_t xrows = x.nrows();
   const int qt = static_cast<int>(quant_type(w.type));
   const XLayoutFn layout = ctx.k().gemv_quant_x[qt];
+  const int64_t per_scale = x16_blocks_per_scale(w.type);
   const int64_t qtasks = task_count(xrows, x.ne[0], ctx.threads());
   ctx.parallel(qtasks, [&](int64_t task, int) {
     const Range r = split_range(xrows, qtasks, task);
     for (int64_t i = r.begin; i < r.end; ++i) {
       const auto* row = reinterpret_cast<const float*>(element_ptr(x, 0, row_index(x.ne, i)));
-      cpu_quantize_x16(row, x.ne[0], xq + i * xb);
+      cpu_quantize_x16(row, x.ne[0], per_scale, xq + i * xb);
       if (layout != nullptr) layout(xq + i * xb, xb);
     }
   });

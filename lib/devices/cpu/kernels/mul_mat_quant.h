@@ -30,10 +30,16 @@ size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
 // (cpu_quant_dot_work_size bytes, 64-byte aligned). Rows of W are spread over ctx's pool.
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, std::byte* work);
 
-// One X row of k floats (a multiple of 32) as k / 32 blocks: d = max|x| / 32767 per block, q the
-// nearest integer to x / d; a block holding a NaN or infinity gets d = NaN, so that the dot
-// products it enters are NaN. The same on every tier, so the tiers' results differ only in the
-// order of their float additions.
-void cpu_quantize_x16(const float* x, int64_t k, XBlock16* out) noexcept;
+// One X row of k floats (a multiple of 32 * blocks_per_scale) as k / 32 blocks that share their
+// scale blocks_per_scale at a time: d = max|x| / 32767 over those blocks, q the nearest integer to
+// x / d; blocks holding a NaN or infinity get d = NaN, so that the dot products they enter are
+// NaN. The same on every tier, so the tiers' results differ only in the order of their float
+// additions.
+void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out) noexcept;
+
+// The blocks that share an activation scale against weights of type w: a super block's eight for
+// the k-quants (as ggml's q8_K), so that their kernels sum a super block's products in integers
+// and convert once; one for the 32-element types, whose weight scales are per block anyway.
+inline int64_t x16_blocks_per_scale(DType w) noexcept { return dtype_block(w) / kXBlock; }
 
 }  // namespace bk

@@ -10,7 +10,8 @@
 //     multiply-add a group;
 //   - 512-bit integer work: q4_0 two blocks a zmm (vpdpwssd adding the high nibbles' products),
 //     its activations laid out in block pairs beforehand (pair_halves, the tier's gemv_quant_x)
-//     so that each operand is one aligned load; q4_k a block a zmm.
+//     so that each operand is one aligned load; q4_k a block a zmm, its 6-bit scales multiplied
+//     into the weights and a whole super block summed in int32 (its activations share a scale).
 // k may be any multiple of the type's block: q4_0 runs whole groups of eight blocks, then the
 // rest a block at a time. Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
 // -mavx2 -mfma -mf16c; dispatch.cpp fills it only where cpuid reports AVX512_VNNI.
@@ -26,10 +27,7 @@
 namespace bk {
 namespace {
 
-// Lane b of v in all sixteen lanes of a zmm, or lane b in the low eight and b + 1 in the high.
-__m512 lane(__m256 v, int b) {
-  return _mm512_permutexvar_ps(_mm512_set1_epi32(b), _mm512_castps256_ps512(v));
-}
+// Lane b of v in the low eight lanes of a zmm and lane b + 1 in the high.
 __m512 lane_pair(__m256 v, int b) {
   return _mm512_permutexvar_ps(
       _mm512_set_epi32(b + 1, b + 1, b + 1, b + 1, b + 1, b + 1, b + 1, b + 1, b, b, b, b, b, b, b, b),
@@ -142,31 +140,39 @@ struct Q4_0 {
 
 // q4_k: d, dmin, 12 bytes of 6-bit scales and minimums for 8 groups of 32, then 4 chunks of 32
 // bytes whose low nibbles are group 2c and high nibbles group 2c + 1: x = d * scale * q - dmin *
-// min. A super block is one group of eight activation blocks; a group of 32 weights a zmm.
+// min. A super block is one group of eight activation blocks, which share one scale
+// (x16_blocks_per_scale), so its products are summed in integers: each group's 6-bit scale is
+// multiplied into its decoded 16-bit weights (at most 15 * 63), vpdpwssd adds them against the
+// activations into int32 (at most 16 products of 945 * 32767 a lane), and one conversion and
+// multiply-add a super block and column applies d and the activations' scale.
 struct Q4_K {
   static constexpr int64_t kBlockBytes = 144, kBlocksPerUnit = 8;
 
   template <int C>
   static void group(const uint8_t* w, const XBlock16* x, int64_t x_stride, const XScales* s, int64_t b0,
                     Acc<C>& acc) {
-    __m256 scale[C];
-    q4_k_group_scales<C>(w, s, b0, scale, acc.off);
+    uint32_t scale_pair[8];
+    q4_k_scales_and_minimums<C>(w, s, b0, scale_pair, acc.off);
+    __m512i sum[C];
+    for (int i = 0; i < C; ++i) sum[i] = _mm512_setzero_si512();
 #pragma GCC unroll 4
     for (int chunk = 0; chunk < 4; ++chunk) {
       const __m512i bytes =
           _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16 + 32 * chunk)));
-      const __m512i low = _mm512_and_si512(bytes, _mm512_set1_epi16(0x0F)),
-                    high = _mm512_srli_epi16(bytes, 4);
       const int g = 2 * chunk;
+      const __m512i low = _mm512_mullo_epi16(_mm512_and_si512(bytes, _mm512_set1_epi16(0x0F)),
+                                             _mm512_set1_epi32(static_cast<int>(scale_pair[g])));
+      const __m512i high = _mm512_mullo_epi16(_mm512_srli_epi16(bytes, 4),
+                                              _mm512_set1_epi32(static_cast<int>(scale_pair[g + 1])));
 #pragma GCC unroll 4
       for (int i = 0; i < C; ++i) {
         const XBlock16* xb = x + i * x_stride + g;
-        const __m512 p0 = _mm512_cvtepi32_ps(_mm512_madd_epi16(low, x_block(xb[0])));
-        const __m512 p1 = _mm512_cvtepi32_ps(_mm512_madd_epi16(high, x_block(xb[1])));
-        acc.a0[i] = _mm512_fmadd_ps(p0, lane(scale[i], g), acc.a0[i]);
-        acc.a1[i] = _mm512_fmadd_ps(p1, lane(scale[i], g + 1), acc.a1[i]);
+        sum[i] = _mm512_dpwssd_epi32(_mm512_dpwssd_epi32(sum[i], low, x_block(xb[0])), high, x_block(xb[1]));
       }
     }
+    const float d = f16_at(w);
+    for (int i = 0; i < C; ++i)
+      acc.a0[i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum[i]), _mm512_set1_ps(d * s[i].d[b0]), acc.a0[i]);
   }
 
   // Never called: a q4_k row is whole super blocks, whole groups.
