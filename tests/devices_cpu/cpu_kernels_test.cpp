@@ -19,6 +19,7 @@
 #include "devices/cpu/cpu_backend.h"
 #include "devices/cpu/kernels/dispatch.h"
 #include "devices/cpu/kernels/mul_mat_quant.h"
+#include "devices/cpu/kernels/quant_type.h"
 
 namespace bk {
 namespace {
@@ -398,23 +399,36 @@ TEST_P(CpuTier, QuantizedGemvEntriesMatchPortable) {
   for (int64_t depth : {512, 33024, 33056}) check_gemv_entries(k(), depth);
 }
 
-// The largest products a q4_k super block can hold (every weight 15, every scale 63, every
-// activation 32767): kernels that sum a super block in integers must not overflow.
-TEST_P(CpuTier, QuantizedGemvEntriesHoldTheLargestQ4KSums) {
+// The largest products the k-quants' super blocks can hold, every activation 32767: kernels that
+// sum a super block in integers must not overflow. q4_k: every weight 15, every scale 63; q6_k:
+// every weight 0 (-32 after its offset), every scale -128.
+TEST_P(CpuTier, QuantizedGemvEntriesHoldTheLargestSuperBlockSums) {
+  struct Case {
+    DType type;
+    size_t d_at;  // where the f16 d = 1 goes; every other byte is `fill`
+    uint8_t fill;
+    size_t scales_at;  // q6_k's int8 scales, set to -128
+    float weight;      // every weight's value
+  };
+  const Case cases[] = {{DType::Q4_K, 0, 0xFF, 0, 15.0f * 63.0f}, {DType::Q6_K, 208, 0x00, 192, 4096.0f}};
   const int64_t depth = 1024, blocks = depth / kXBlock;
-  std::vector<uint8_t> w(static_cast<size_t>(depth / 256 * 144), 0xFF);  // nibbles 15, scales and mins 63
-  for (size_t b = 0; b < w.size(); b += 144) {
-    w[b] = 0x00, w[b + 1] = 0x3C;      // d = 1
-    w[b + 2] = 0x00, w[b + 3] = 0x00;  // dmin = 0
+  for (const Case& c : cases) {
+    const auto bytes = static_cast<size_t>(dtype_size(c.type));
+    std::vector<uint8_t> w(static_cast<size_t>(depth / 256) * bytes, c.fill);
+    for (size_t b = 0; b < w.size(); b += bytes) {
+      if (c.type == DType::Q4_K) w[b + 2] = w[b + 3] = 0x00;  // dmin = 0
+      if (c.type == DType::Q6_K) std::fill_n(w.begin() + static_cast<ptrdiff_t>(b + c.scales_at), 16, 0x80);
+      w[b + c.d_at] = 0x00, w[b + c.d_at + 1] = 0x3C;
+    }
+    const std::vector<float> xv(static_cast<size_t>(depth), -3.0f);
+    std::vector<XBlock16> x(static_cast<size_t>(blocks));
+    cpu_quantize_x16(xv.data(), depth, x16_blocks_per_scale(c.type), x.data());
+    const int t = static_cast<int>(quant_type(c.type));
+    if (k().gemv_quant_x[t] != nullptr) k().gemv_quant_x[t](x.data(), blocks);
+    float got = 0;
+    k().gemv_quant[t](w.data(), w.size(), 1, x.data(), blocks, 1, depth, &got, 1);
+    EXPECT_FLOAT_EQ(got, -3.0f * c.weight * static_cast<float>(depth)) << dtype_name(c.type);
   }
-  const std::vector<float> xv(static_cast<size_t>(depth), -3.0f);
-  std::vector<XBlock16> x(static_cast<size_t>(blocks));
-  cpu_quantize_x16(xv.data(), depth, x16_blocks_per_scale(DType::Q4_K), x.data());
-  const int t = static_cast<int>(QuantType::q4_k);
-  if (k().gemv_quant_x[t] != nullptr) k().gemv_quant_x[t](x.data(), blocks);
-  float got = 0;
-  k().gemv_quant[t](w.data(), w.size(), 1, x.data(), blocks, 1, depth, &got, 1);
-  EXPECT_FLOAT_EQ(got, -3.0f * 15 * 63 * static_cast<float>(depth));
 }
 
 // Against k-quant weights a super block's eight activation blocks share one scale (their kernels

@@ -3,9 +3,9 @@
 // GemvQuantFn); the avx512 tiers run it too. A weight block is decoded in registers to 16-bit
 // integers, 16 elements a vector (for q6_k with its offset 32 and 16-element scale applied), and
 // multiplied with the 16-bit activations by vpmaddwd (pairs of products summed to int32; at most
-// 2 x 4096 x 32767, no overflow); one float multiply-add per 32 elements then applies the
-// weight's and the activations' block scales. q4_0's offset 8 and q4_k's minimums multiply the
-// activation blocks' sums.
+// 2 x 4096 x 32767, no overflow); one float multiply-add per 32 elements (q6_k: per super block,
+// whose activations share a scale) then applies the weight's and the activations' scales. q4_0's offset 8 and
+// q4_k's minimums multiply the activation blocks' sums.
 //
 // q4_0 and q4_k take their scales eight blocks at a time (quant_dot_segment.h): eight weight
 // scales times the activations' eight with one vector multiply, the offset or minimums in one
@@ -191,7 +191,8 @@ struct Q4_K {
 // elements), d. Each half of 128 elements holds four runs of 32: run t takes its low four bits
 // from bytes ql[32 (t % 2) + l] (low nibble for t < 2, high for t >= 2) and its top two from
 // bits 2t, 2t + 1 of qh[l]; x = d * scale * (q - 32). The weights go to int16 as scale * (q - 32)
-// (at most 128 x 32), so one float multiply-add per run applies d.
+// (at most 128 x 32), so a super block's products add up in integers and one float multiply-add
+// per column applies d and the activations' scale.
 struct Q6_K {
   static constexpr int64_t kUnit = 256, kBytes = 210;
 
@@ -212,6 +213,10 @@ struct Q6_K {
       const __m256i l0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ql));
       const __m256i l1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ql + 32));
       const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 128 + 32 * half));
+      // The half's products in int32 (at most 16 of 4096 * 32767 a lane): the super block's
+      // activations share one scale.
+      __m256i sum[C];
+      for (int i = 0; i < C; ++i) sum[i] = _mm256_setzero_si256();
       const __m256i run[4] = {
           _mm256_or_si256(low_nibbles(l0), _mm256_and_si256(_mm256_slli_epi16(h, 4), top2)),
           _mm256_or_si256(low_nibbles(l1), _mm256_and_si256(_mm256_slli_epi16(h, 2), top2)),
@@ -224,11 +229,10 @@ struct Q6_K {
         const __m256i w0 = widen_scaled(_mm256_castsi256_si128(run[t]), scales[g]);
         const __m256i w1 = widen_scaled(_mm256_extracti128_si256(run[t], 1), scales[g + 1]);
 #pragma GCC unroll 4
-        for (int i = 0; i < C; ++i) {
-          const XBlock16& xb = x[i * x_stride + 4 * half + t];
-          add_scaled(t % 2 == 0 ? a0[i] : a1[i], dot_lanes(w0, w1, xb), d * xb.d);
-        }
+        for (int i = 0; i < C; ++i)
+          sum[i] = _mm256_add_epi32(sum[i], dot_lanes(w0, w1, x[i * x_stride + 4 * half + t]));
       }
+      for (int i = 0; i < C; ++i) add_scaled(half == 0 ? a0[i] : a1[i], sum[i], d * x[i * x_stride].d);
     }
   }
 };
