@@ -138,6 +138,24 @@ struct Q4_0 {
   }
 };
 
+// A q4_k super block's eight 6-bit scales, each in both halves of a 32-bit word of scale_pair
+// (so that a 32-bit broadcast from memory, a load, puts it in every 16-bit lane), and its
+// minimums' terms (dmin * min_g * the activations' d * sum) added to off for each of C columns.
+template <int C>
+void q4_k_scales_and_minimums(const uint8_t* w, const XScales* s, int64_t b0, uint32_t (&scale_pair)[8],
+                              __m256 (&off)[C]) {
+  uint64_t scale6, min6;
+  q4_k_scale_and_min_bytes(w + 4, scale6, min6);
+  const __m256i s32 = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(scale6)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(scale_pair),
+                      _mm256_or_si256(s32, _mm256_slli_epi32(s32, 16)));
+  // Read back from memory: left in a register, the compiler extracts each word with shuffles,
+  // which compete with the nibbles' widening for one port.
+  asm("" : "+m"(scale_pair));
+  const __m256 dmin = _mm256_mul_ps(_mm256_set1_ps(f16_at(w + 2)), bytes_as_floats(min6));
+  for (int i = 0; i < C; ++i) off[i] = _mm256_fmadd_ps(dmin, _mm256_load_ps(s[i].q + b0), off[i]);
+}
+
 // q4_k: d, dmin, 12 bytes of 6-bit scales and minimums for 8 groups of 32, then 4 chunks of 32
 // bytes whose low nibbles are group 2c and high nibbles group 2c + 1: x = d * scale * q - dmin *
 // min. A super block is one group of eight activation blocks, which share one scale
