@@ -351,13 +351,14 @@ TEST_P(CpuTier, QuantizedMulMatPropagatesNaN) {
 void check_gemv_entries(const CpuKernels& tier, int64_t depth) {
   const int64_t m = 19, n = 6, w_pad = 7, x_pad = 3, ldc = m + 2;
   const auto xv = random_floats(static_cast<size_t>(n * depth), -2, 2, 41);
-  std::vector<XBlock16> xq(static_cast<size_t>(n * (depth / kXBlock + x_pad)));
+  const int64_t x_stride = x_row_units(depth / kXBlock) + x_pad;
+  std::vector<XBlock16> xq(static_cast<size_t>(n * x_stride));
   const DType types[] = {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K};
   for (int t = 0; t < kQuantTypeCount; ++t) {
     if (depth % dtype_block(types[t]) != 0) continue;
     for (int64_t i = 0; i < n; ++i) {
       cpu_quantize_x16(xv.data() + i * depth, depth, x16_blocks_per_scale(types[t]),
-                       xq.data() + i * (depth / kXBlock + x_pad));
+                       xq.data() + i * x_stride);
     }
     const size_t row_bytes =
         static_cast<size_t>(depth / dtype_block(types[t])) * dtype_size(types[t]) + w_pad;
@@ -369,13 +370,11 @@ void check_gemv_entries(const CpuKernels& tier, int64_t depth) {
     // The tier's own activation layout, where it has one; portable reads the blocks as they are.
     std::vector<XBlock16> xt = xq;
     if (tier.gemv_quant_x[t] != nullptr) {
-      for (int64_t i = 0; i < n; ++i)
-        tier.gemv_quant_x[t](xt.data() + i * (depth / kXBlock + x_pad), depth / kXBlock);
+      for (int64_t i = 0; i < n; ++i) tier.gemv_quant_x[t](xt.data() + i * x_stride, depth / kXBlock);
     }
-    tier.gemv_quant[t](w.data(), row_bytes, m, xt.data(), depth / kXBlock + x_pad, n, depth, got.data(), ldc);
+    tier.gemv_quant[t](w.data(), row_bytes, m, xt.data(), x_stride, n, depth, got.data(), ldc);
     cpu_kernels(CpuIsa::portable)
-        .gemv_quant[t](w.data(), row_bytes, m, xq.data(), depth / kXBlock + x_pad, n, depth, want.data(),
-                       ldc);
+        .gemv_quant[t](w.data(), row_bytes, m, xq.data(), x_stride, n, depth, want.data(), ldc);
     for (int64_t i = 0; i < n; ++i) {
       // Rounding differences grow with the column's magnitude, not with each result's: a result
       // near zero is a sum of terms as large as the others.
@@ -421,12 +420,12 @@ TEST_P(CpuTier, QuantizedGemvEntriesHoldTheLargestSuperBlockSums) {
       w[b + c.d_at] = 0x00, w[b + c.d_at + 1] = 0x3C;
     }
     const std::vector<float> xv(static_cast<size_t>(depth), -3.0f);
-    std::vector<XBlock16> x(static_cast<size_t>(blocks));
+    std::vector<XBlock16> x(static_cast<size_t>(x_row_units(blocks)));
     cpu_quantize_x16(xv.data(), depth, x16_blocks_per_scale(c.type), x.data());
     const int t = static_cast<int>(quant_type(c.type));
     if (k().gemv_quant_x[t] != nullptr) k().gemv_quant_x[t](x.data(), blocks);
     float got = 0;
-    k().gemv_quant[t](w.data(), w.size(), 1, x.data(), blocks, 1, depth, &got, 1);
+    k().gemv_quant[t](w.data(), w.size(), 1, x.data(), x_row_units(blocks), 1, depth, &got, 1);
     EXPECT_FLOAT_EQ(got, -3.0f * c.weight * static_cast<float>(depth)) << dtype_name(c.type);
   }
 }
@@ -440,24 +439,30 @@ TEST(CpuQuantizeX16, BlocksShareTheScaleOfTheirSuperBlockAgainstKQuants) {
   xv[300] = 4.0f;  // block 9, super block 1
   for (DType type : {DType::Q4_0, DType::Q4_K}) {
     const int64_t per_scale = x16_blocks_per_scale(type);
-    std::vector<XBlock16> x(static_cast<size_t>(depth / kXBlock));
+    const int64_t blocks = depth / kXBlock;
+    std::vector<XBlock16> x(static_cast<size_t>(x_row_units(blocks)));
     cpu_quantize_x16(xv.data(), depth, per_scale, x.data());
-    for (int64_t b = 0; b < depth / kXBlock; ++b) {
+    const XScale* scales = x_scales(x.data(), blocks);
+    for (int64_t b = 0; b < blocks; ++b) {
       const int64_t first = b / per_scale * per_scale * kXBlock, last = first + per_scale * kXBlock;
       float amax = 0;
       for (int64_t i = first; i < last; ++i) amax = std::max(amax, std::fabs(xv[static_cast<size_t>(i)]));
       const XBlock16& block = x[static_cast<size_t>(b)];
-      EXPECT_FLOAT_EQ(block.d, amax / 32767.0f) << dtype_name(type) << " block " << b;
+      const float d = scales[b].d;
+      EXPECT_FLOAT_EQ(d, amax / 32767.0f) << dtype_name(type) << " block " << b;
+      int32_t sum = 0;
       for (int64_t i = 0; i < kXBlock; ++i) {
-        EXPECT_NEAR(block.d * block.q[i], xv[static_cast<size_t>(b * kXBlock + i)], 0.5001 * block.d)
+        sum += block.q[i];
+        EXPECT_NEAR(d * block.q[i], xv[static_cast<size_t>(b * kXBlock + i)], 0.5001 * d)
             << dtype_name(type) << " block " << b << " element " << i;
       }
+      EXPECT_EQ(scales[b].qsum, sum) << dtype_name(type) << " block " << b;
     }
     xv[40] = std::numeric_limits<float>::infinity();  // block 1, super block 0
     cpu_quantize_x16(xv.data(), depth, per_scale, x.data());
     xv[40] = 0.5f;
-    for (int64_t b = 0; b < depth / kXBlock; ++b) {
-      EXPECT_EQ(std::isnan(x[static_cast<size_t>(b)].d), b / per_scale == 1 / per_scale)
+    for (int64_t b = 0; b < blocks; ++b) {
+      EXPECT_EQ(std::isnan(scales[b].d), b / per_scale == 1 / per_scale)
           << dtype_name(type) << " block " << b;
     }
   }

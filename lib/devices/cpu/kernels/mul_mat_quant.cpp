@@ -16,13 +16,16 @@ namespace {
 constexpr int64_t kRowsPerTask = 64;
 
 int64_t blocks_per_row(const Tensor& x) noexcept { return x.ne[0] / kXBlock; }
+// XBlock16s from one X row's to the next: its blocks and their scales.
+int64_t row_units(const Tensor& x) noexcept { return x_row_units(blocks_per_row(x)); }
 
 }  // namespace
 
 void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out) noexcept {
   constexpr float kMax = 32767.0f;
-  const int64_t span = kXBlock * blocks_per_scale;
-  for (int64_t b = 0; b < k / kXBlock; b += blocks_per_scale, x += span) {
+  const int64_t span = kXBlock * blocks_per_scale, blocks = k / kXBlock;
+  XScale* scales = x_scales(out, blocks);
+  for (int64_t b = 0; b < blocks; b += blocks_per_scale, x += span) {
     float amax = 0.0f;
     bool finite = true;
     for (int64_t i = 0; i < span; ++i) {
@@ -33,36 +36,36 @@ void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBloc
     const double inv = amax > 0.0f ? double{kMax} / amax : 0.0;
     for (int64_t j = 0; j < blocks_per_scale; ++j) {
       XBlock16& o = out[b + j];
+      XScale& scale = scales[b + j];
       if (!finite) {  // a NaN or infinity must not vanish into the integers: the scale is NaN
         std::fill(std::begin(o.q), std::end(o.q), int16_t{0});
-        o.d = std::numeric_limits<float>::quiet_NaN();
-        o.qsum = 0;
+        scale = {std::numeric_limits<float>::quiet_NaN(), 0};
         continue;
       }
-      o.d = amax / kMax;
+      scale.d = amax / kMax;
       int32_t sum = 0;
       for (int64_t i = 0; i < kXBlock; ++i) {
         const long q = std::clamp(std::lrint(x[j * kXBlock + i] * inv), -32767L, 32767L);
         o.q[i] = static_cast<int16_t>(q);
         sum += static_cast<int32_t>(q);
       }
-      o.qsum = sum;
+      scale.qsum = sum;
     }
   }
 }
 
 bool cpu_quant_dot_applies(const Tensor& w, const Tensor& x) noexcept {
-  return is_quantized(w.type) && x.ne[1] <= kQuantDotMaxColumns;
+  return is_quantized(w.type) && x.ne[1] <= quant_dot_max_columns(w.type);
 }
 
 size_t cpu_quant_dot_work_size(const Tensor& x) noexcept {
-  return align_up(static_cast<size_t>(x.nrows() * blocks_per_row(x)) * sizeof(XBlock16));
+  return align_up(static_cast<size_t>(x.nrows() * row_units(x)) * sizeof(XBlock16));
 }
 
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x,
                    std::byte* work) {
   auto* xq = reinterpret_cast<XBlock16*>(work);
-  const int64_t xb = blocks_per_row(x);
+  const int64_t xb = row_units(x);
   const int64_t xrows = x.nrows();
   const int qt = static_cast<int>(quant_type(w.type));
   const XLayoutFn layout = ctx.k().gemv_quant_x[qt];
@@ -73,7 +76,7 @@ void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, cons
     for (int64_t i = r.begin; i < r.end; ++i) {
       const auto* row = reinterpret_cast<const float*>(element_ptr(x, 0, row_index(x.ne, i)));
       cpu_quantize_x16(row, x.ne[0], per_scale, xq + i * xb);
-      if (layout != nullptr) layout(xq + i * xb, xb);
+      if (layout != nullptr) layout(xq + i * xb, blocks_per_row(x));
     }
   });
 

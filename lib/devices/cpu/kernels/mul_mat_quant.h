@@ -14,15 +14,16 @@
 
 namespace bk {
 
-// Up to this many columns (activation rows) the fused kernels run; past it W is decoded to f32
-// for the f32 paths. The fused kernels' cost grows with every column (a decoded block serves at
-// most four), the decode is paid once: at 8 columns decoding measured faster for every type on
-// both tiers but q4_k on avx512 (even), at 7 slower for about half of them (docs/performance.md,
-// "rows decoded by the task").
-inline constexpr int64_t kQuantDotMaxColumns = 7;
+// Up to this many columns (activation rows) the fused kernels run for weights of type w; past it
+// W is decoded to f32 for the f32 paths. The fused kernels' cost grows with every column (a
+// decoded block serves at most four), the decode is paid once: with the activations laid out
+// densely the fused kernels measured faster up to 12 columns on both tiers for q8_0, q4_0 and
+// q4_k, and slower from 8 for q6_k, whose decode bounds it (docs/performance.md, "seventh
+// session").
+constexpr int64_t quant_dot_max_columns(DType w) noexcept { return w == DType::Q6_K ? 7 : 12; }
 
-// Whether mul_mat of these operands takes this path: w quantized, at most kQuantDotMaxColumns
-// columns.
+// Whether mul_mat of these operands takes this path: w quantized, at most
+// quant_dot_max_columns(w.type) columns.
 bool cpu_quant_dot_applies(const Tensor& w, const Tensor& x) noexcept;
 // Work buffer bytes for x's quantized rows.
 size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
@@ -30,8 +31,9 @@ size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
 // (cpu_quant_dot_work_size bytes, 64-byte aligned). Rows of W are spread over ctx's pool.
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, std::byte* work);
 
-// One X row of k floats (a multiple of 32 * blocks_per_scale) as k / 32 blocks that share their
-// scale blocks_per_scale at a time: d = max|x| / 32767 over those blocks, q the nearest integer to
+// One X row of k floats (a multiple of 32 * blocks_per_scale) as the row of k / 32 blocks at out
+// (x_row_units(k / 32) XBlock16s, kernel_table.h), the blocks sharing their scale blocks_per_scale
+// at a time: d = max|x| / 32767 over those blocks, q the nearest integer to
 // x / d; blocks holding a NaN or infinity get d = NaN, so that the dot products they enter are
 // NaN. The same on every tier, so the tiers' results differ only in the order of their float
 // additions.

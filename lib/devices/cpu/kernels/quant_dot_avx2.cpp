@@ -41,6 +41,9 @@ __m256i dot_lanes(__m256i w0, __m256i w1, const XBlock16& x) {
                           _mm256_madd_epi16(w1, _mm256_loadu_si256(q + 1)));
 }
 
+// XScales per XBlock16: a column's scales are x_stride * kScalesPerUnit XScales from the last's.
+constexpr int64_t kScalesPerUnit = sizeof(XBlock16) / sizeof(XScale);
+
 // acc += lanes * scale.
 void add_scaled(__m256& acc, __m256i lanes, float scale) {
   acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(lanes), _mm256_set1_ps(scale), acc);
@@ -52,22 +55,22 @@ __m256i widen_u8(__m128i v, int16_t offset) {
 }
 
 // A block-at-a-time type's step: the unit of weights (one block for q8_0, one 256-element super
-// block for q6_k) at w, times C columns whose activation blocks for that unit start at x (the
-// next column's x_stride blocks further). Adds to a0 (and a1) and off.
+// block for q6_k) at w, times C columns whose activation blocks for that unit start at x and
+// their scales at xs (the next column's x_stride blocks and x_stride * kScalesPerUnit scales
+// further). Adds to a0 (and a1) and off.
 
 // q8_0: d, 32 x int8.
 struct Q8_0 {
   static constexpr int64_t kUnit = 32, kBytes = 34;
   template <int C>
-  static void step(const uint8_t* w, const XBlock16* x, int64_t x_stride, __m256 (&a0)[C], __m256 (&)[C],
-                   float (&)[C]) {
+  static void step(const uint8_t* w, const XBlock16* x, const XScale* xs, int64_t x_stride, __m256 (&a0)[C],
+                   __m256 (&)[C], float (&)[C]) {
     const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2)));
     const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 18)));
     const float d = f16_at(w);
 #pragma GCC unroll 4
     for (int i = 0; i < C; ++i) {
-      const XBlock16& xb = x[i * x_stride];
-      add_scaled(a0[i], dot_lanes(w0, w1, xb), d * xb.d);
+      add_scaled(a0[i], dot_lanes(w0, w1, x[i * x_stride]), d * xs[i * x_stride * kScalesPerUnit].d);
     }
   }
 };
@@ -202,8 +205,8 @@ struct Q6_K {
   }
 
   template <int C>
-  static void step(const uint8_t* w, const XBlock16* x, int64_t x_stride, __m256 (&a0)[C], __m256 (&a1)[C],
-                   float (&)[C]) {
+  static void step(const uint8_t* w, const XBlock16* x, const XScale* xs, int64_t x_stride, __m256 (&a0)[C],
+                   __m256 (&a1)[C], float (&)[C]) {
     const auto* scales = reinterpret_cast<const int8_t*>(w + 192);
     const float d = f16_at(w + 208);
     const __m256i top2 = _mm256_set1_epi8(0x30);  // a run's high bits, moved to bits 4-5
@@ -232,7 +235,8 @@ struct Q6_K {
         for (int i = 0; i < C; ++i)
           sum[i] = _mm256_add_epi32(sum[i], dot_lanes(w0, w1, x[i * x_stride + 4 * half + t]));
       }
-      for (int i = 0; i < C; ++i) add_scaled(half == 0 ? a0[i] : a1[i], sum[i], d * x[i * x_stride].d);
+      for (int i = 0; i < C; ++i)
+        add_scaled(half == 0 ? a0[i] : a1[i], sum[i], d * xs[i * x_stride * kScalesPerUnit].d);
     }
   }
 };
@@ -242,6 +246,7 @@ template <class T, int C>
 void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t k,
           float* c, int64_t ldc) {
   const int64_t units = k / T::kUnit, xblocks = T::kUnit / kXBlock;
+  const XScale* xs = x_scales(x, k / kXBlock);
   for (int64_t j = 0; j < m; ++j) {
     const uint8_t* row = w + static_cast<size_t>(j) * w_stride;
     __m256 a0[C], a1[C];
@@ -253,10 +258,12 @@ void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64
     int64_t u = 0;
     for (; u + 2 <= units; u += 2) {
       for (int64_t b = 0; b < 2 * T::kBytes; b += 64) prefetch_w(row + u * T::kBytes + b);
-      T::template step<C>(row + u * T::kBytes, x + u * xblocks, x_stride, a0, a1, off);
-      T::template step<C>(row + (u + 1) * T::kBytes, x + (u + 1) * xblocks, x_stride, a1, a0, off);
+      T::template step<C>(row + u * T::kBytes, x + u * xblocks, xs + u * xblocks, x_stride, a0, a1, off);
+      T::template step<C>(row + (u + 1) * T::kBytes, x + (u + 1) * xblocks, xs + (u + 1) * xblocks, x_stride,
+                          a1, a0, off);
     }
-    if (u < units) T::template step<C>(row + u * T::kBytes, x + u * xblocks, x_stride, a0, a1, off);
+    if (u < units)
+      T::template step<C>(row + u * T::kBytes, x + u * xblocks, xs + u * xblocks, x_stride, a0, a1, off);
     for (int i = 0; i < C; ++i) c[i * ldc + j] = hsum(_mm256_add_ps(a0[i], a1[i])) + off[i];
   }
 }

@@ -20,24 +20,26 @@ float f16_at(const uint8_t* p) {
 
 // q8_0: d, 32 x int8.
 float row_q8_0(const uint8_t* w, const XBlock16* x, int64_t k) {
+  const XScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
   for (int64_t b = 0; b < k / 32; ++b, w += 34) {
     const auto* q = reinterpret_cast<const int8_t*>(w + 2);
     int32_t dot = 0;
     for (int i = 0; i < 32; ++i) dot += q[i] * x[b].q[i];
-    sum += f16_at(w) * x[b].d * static_cast<float>(dot);
+    sum += f16_at(w) * xs[b].d * static_cast<float>(dot);
   }
   return sum;
 }
 
 // q4_0: d, 16 bytes holding element j in the low and j + 16 in the high nibble, offset 8.
 float row_q4_0(const uint8_t* w, const XBlock16* x, int64_t k) {
+  const XScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
   for (int64_t b = 0; b < k / 32; ++b, w += 18) {
     const int16_t* xq = x[b].q;
     int32_t dot = 0;
     for (int j = 0; j < 16; ++j) dot += ((w[2 + j] & 0xF) - 8) * xq[j] + ((w[2 + j] >> 4) - 8) * xq[j + 16];
-    sum += f16_at(w) * x[b].d * static_cast<float>(dot);
+    sum += f16_at(w) * xs[b].d * static_cast<float>(dot);
   }
   return sum;
 }
@@ -58,8 +60,9 @@ void k4_group(const uint8_t* s, int g, int& scale, int& min) {
 // q4_k: d, dmin, 12 bytes of scales and mins, then 4 chunks of 32 bytes whose low nibbles are
 // group 2c and high nibbles group 2c + 1 (32 elements each): x = d * scale * q - dmin * min.
 float row_q4_k(const uint8_t* w, const XBlock16* x, int64_t k) {
+  const XScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
-  for (int64_t sb = 0; sb < k / 256; ++sb, w += 144, x += 8) {
+  for (int64_t sb = 0; sb < k / 256; ++sb, w += 144, x += 8, xs += 8) {
     const float d = f16_at(w), dmin = f16_at(w + 2);
     for (int g = 0; g < 8; ++g) {
       const uint8_t* q = w + 16 + 32 * (g / 2);
@@ -68,8 +71,8 @@ float row_q4_k(const uint8_t* w, const XBlock16* x, int64_t k) {
       for (int l = 0; l < 32; ++l) dot += ((q[l] >> shift) & 0xF) * x[g].q[l];
       int scale = 0, min = 0;
       k4_group(w + 4, g, scale, min);
-      sum += d * static_cast<float>(scale) * x[g].d * static_cast<float>(dot) -
-             dmin * static_cast<float>(min) * x[g].d * static_cast<float>(x[g].qsum);
+      sum += d * static_cast<float>(scale) * xs[g].d * static_cast<float>(dot) -
+             dmin * static_cast<float>(min) * xs[g].d * static_cast<float>(xs[g].qsum);
     }
   }
   return sum;
@@ -80,6 +83,7 @@ float row_q4_k(const uint8_t* w, const XBlock16* x, int64_t k) {
 // from bytes ql[32 (t % 2) + l] (low nibble for t < 2, high for t >= 2) and its top two from
 // bits 2t, 2t + 1 of qh[l]; x = d * scale * (q - 32).
 float row_q6_k(const uint8_t* w, const XBlock16* x, int64_t k) {
+  const XScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
   for (int64_t sb = 0; sb < k / 256; ++sb, w += 210) {
     const auto* scales = reinterpret_cast<const int8_t*>(w + 192);
@@ -87,7 +91,7 @@ float row_q6_k(const uint8_t* w, const XBlock16* x, int64_t k) {
     for (int half = 0; half < 2; ++half) {
       const uint8_t* ql = w + 64 * half;
       const uint8_t* qh = w + 128 + 32 * half;
-      for (int t = 0; t < 4; ++t, ++x) {
+      for (int t = 0; t < 4; ++t, ++x, ++xs) {
         const uint8_t* low = ql + 32 * (t % 2);
         const int low_shift = 4 * (t / 2), high_shift = 2 * t;
         int32_t dot[2] = {0, 0};  // the run's two groups of 16 (16 x 32 x 32767: no overflow)
@@ -97,7 +101,7 @@ float row_q6_k(const uint8_t* w, const XBlock16* x, int64_t k) {
         }
         const int g = 8 * half + 2 * t;
         const int64_t scaled = int64_t{scales[g]} * dot[0] + int64_t{scales[g + 1]} * dot[1];
-        sum += d * x->d * static_cast<float>(scaled);
+        sum += d * xs->d * static_cast<float>(scaled);
       }
     }
   }

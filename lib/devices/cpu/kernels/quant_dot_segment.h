@@ -39,7 +39,7 @@ struct XScales {
   alignas(32) float q[kSegment];
 };
 
-inline void fill_scales(const XBlock16* x, int64_t blocks, XScales& s) {
+inline void fill_scales(const XScale* x, int64_t blocks, XScales& s) {
   for (int64_t b = 0; b < blocks; ++b) {
     s.d[b] = x[b].d;
     s.q[b] = x[b].d * static_cast<float>(x[b].qsum);
@@ -60,13 +60,13 @@ void q4_k_group_scales(const uint8_t* w, const XScales* s, int64_t b0, __m256 (&
   }
 }
 
-// W rows [0, m) times C columns over activation blocks [b0, b0 + blocks) of the row (a
-// segment), added to C (or stored, for the first segment).
+// W rows [0, m) times C columns over activation blocks [b0, b0 + blocks) of rows of row_blocks
+// blocks (a segment), added to C (or stored, for the first segment).
 template <class T, template <int> class Acc, int C>
-void segment(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t b0,
-             int64_t blocks, float* c, int64_t ldc) {
+void segment(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride,
+             int64_t row_blocks, int64_t b0, int64_t blocks, float* c, int64_t ldc) {
   XScales s[C];
-  for (int i = 0; i < C; ++i) fill_scales(x + i * x_stride + b0, blocks, s[i]);
+  for (int i = 0; i < C; ++i) fill_scales(x_scales(x + i * x_stride, row_blocks) + b0, blocks, s[i]);
   const int64_t groups = blocks / kGroup;
   constexpr int64_t kGroupBytes = kGroup / T::kBlocksPerUnit * T::kBlockBytes;
   for (int64_t j = 0; j < m; ++j) {
@@ -93,8 +93,9 @@ void gemv_by_segments(const void* w, size_t w_stride, int64_t m, const XBlock16*
   const int64_t blocks = k / kXBlock;
   for_column_groups(n, x, x_stride, c, ldc, [&](auto columns, const XBlock16* xi, float* ci) {
     for (int64_t b0 = 0; b0 < blocks; b0 += kSegment) {
-      segment<T, Acc, decltype(columns)::value>(static_cast<const uint8_t*>(w), w_stride, m, xi, x_stride, b0,
-                                                blocks - b0 < kSegment ? blocks - b0 : kSegment, ci, ldc);
+      segment<T, Acc, decltype(columns)::value>(static_cast<const uint8_t*>(w), w_stride, m, xi, x_stride,
+                                                blocks, b0, blocks - b0 < kSegment ? blocks - b0 : kSegment,
+                                                ci, ldc);
     }
   });
 }
