@@ -442,7 +442,7 @@ TEST(CpuQuantizeX16, BlocksShareTheScaleOfTheirSuperBlockAgainstKQuants) {
     const int64_t blocks = depth / kXBlock;
     std::vector<XBlock16> x(static_cast<size_t>(x_row_units(blocks)));
     cpu_quantize_x16(xv.data(), depth, per_scale, x.data());
-    const XScale* scales = x_scales(x.data(), blocks);
+    const XBlockScale* scales = x_scales(x.data(), blocks);
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t first = b / per_scale * per_scale * kXBlock, last = first + per_scale * kXBlock;
       float amax = 0;

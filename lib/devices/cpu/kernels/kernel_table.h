@@ -89,10 +89,10 @@ enum class QuantType : int { q8_0 = 0, q4_0 = 1, q4_k = 2, q6_k = 3 };
 inline constexpr int kQuantTypeCount = 4;
 
 // 32 consecutive activations of one X row as x[i] ~ d * q[i], q rounded to nearest in [-32767,
-// 32767]; its XScale holds d = max|x| / 32767 over the block, or over the super block against
+// 32767]; its XBlockScale holds d = max|x| / 32767 over the block, or over the super block against
 // k-quant weights (every block of it holds the same d; 0 when all are zero, NaN where one is a
 // NaN or infinity), and qsum = q[0] + ... + q[31], which q4_0's offset and q4_k's minimums
-// multiply. An X row of k elements is its k / 32 blocks back to back, then their k / 32 XScales
+// multiply. An X row of k elements is its k / 32 blocks back to back, then their k / 32 XBlockScales
 // (x_row_units XBlock16s in all): the kernels read the blocks twice as often as anything else,
 // so each is one cache line and the lines of a row are contiguous (with the scales beside each
 // block, a row's activations took every other line, half of the L1's sets; docs/performance.md).
@@ -100,20 +100,20 @@ inline constexpr int64_t kXBlock = 32;
 struct alignas(64) XBlock16 {
   int16_t q[32];
 };
-struct XScale {
+struct XBlockScale {
   float d;
   int32_t qsum;
 };
 // XBlock16s taken by an X row of `blocks` blocks and their scales.
 constexpr int64_t x_row_units(int64_t blocks) noexcept {
-  return blocks + (blocks * static_cast<int64_t>(sizeof(XScale)) + 63) / 64;
+  return blocks + (blocks * static_cast<int64_t>(sizeof(XBlockScale)) + 63) / 64;
 }
 // The scales of the X row of `blocks` blocks at row.
-inline XScale* x_scales(XBlock16* row, int64_t blocks) noexcept {
-  return reinterpret_cast<XScale*>(row + blocks);
+inline XBlockScale* x_scales(XBlock16* row, int64_t blocks) noexcept {
+  return reinterpret_cast<XBlockScale*>(row + blocks);
 }
-inline const XScale* x_scales(const XBlock16* row, int64_t blocks) noexcept {
-  return reinterpret_cast<const XScale*>(row + blocks);
+inline const XBlockScale* x_scales(const XBlock16* row, int64_t blocks) noexcept {
+  return reinterpret_cast<const XBlockScale*>(row + blocks);
 }
 
 // C[i][j] = dot(X row i, W row j) for i < n, j < m over k elements (a multiple of the weight

@@ -24,7 +24,7 @@ int64_t row_units(const Tensor& x) noexcept { return x_row_units(blocks_per_row(
 void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out) noexcept {
   constexpr float kMax = 32767.0f;
   const int64_t span = kXBlock * blocks_per_scale, blocks = k / kXBlock;
-  XScale* scales = x_scales(out, blocks);
+  XBlockScale* scales = x_scales(out, blocks);
   for (int64_t b = 0; b < blocks; b += blocks_per_scale, x += span) {
     float amax = 0.0f;
     bool finite = true;
@@ -36,7 +36,7 @@ void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBloc
     const double inv = amax > 0.0f ? double{kMax} / amax : 0.0;
     for (int64_t j = 0; j < blocks_per_scale; ++j) {
       XBlock16& o = out[b + j];
-      XScale& scale = scales[b + j];
+      XBlockScale& scale = scales[b + j];
       if (!finite) {  // a NaN or infinity must not vanish into the integers: the scale is NaN
         std::fill(std::begin(o.q), std::end(o.q), int16_t{0});
         scale = {std::numeric_limits<float>::quiet_NaN(), 0};

@@ -42,7 +42,7 @@ __m256i dot_lanes(__m256i w0, __m256i w1, const XBlock16& x) {
 }
 
 // XScales per XBlock16: a column's scales are x_stride * kScalesPerUnit XScales from the last's.
-constexpr int64_t kScalesPerUnit = sizeof(XBlock16) / sizeof(XScale);
+constexpr int64_t kScalesPerUnit = sizeof(XBlock16) / sizeof(XBlockScale);
 
 // acc += lanes * scale.
 void add_scaled(__m256& acc, __m256i lanes, float scale) {
@@ -63,8 +63,8 @@ __m256i widen_u8(__m128i v, int16_t offset) {
 struct Q8_0 {
   static constexpr int64_t kUnit = 32, kBytes = 34;
   template <int C>
-  static void step(const uint8_t* w, const XBlock16* x, const XScale* xs, int64_t x_stride, __m256 (&a0)[C],
-                   __m256 (&)[C], float (&)[C]) {
+  static void step(const uint8_t* w, const XBlock16* x, const XBlockScale* xs, int64_t x_stride,
+                   __m256 (&a0)[C], __m256 (&)[C], float (&)[C]) {
     const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2)));
     const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 18)));
     const float d = f16_at(w);
@@ -205,8 +205,8 @@ struct Q6_K {
   }
 
   template <int C>
-  static void step(const uint8_t* w, const XBlock16* x, const XScale* xs, int64_t x_stride, __m256 (&a0)[C],
-                   __m256 (&a1)[C], float (&)[C]) {
+  static void step(const uint8_t* w, const XBlock16* x, const XBlockScale* xs, int64_t x_stride,
+                   __m256 (&a0)[C], __m256 (&a1)[C], float (&)[C]) {
     const auto* scales = reinterpret_cast<const int8_t*>(w + 192);
     const float d = f16_at(w + 208);
     const __m256i top2 = _mm256_set1_epi8(0x30);  // a run's high bits, moved to bits 4-5
@@ -246,7 +246,7 @@ template <class T, int C>
 void rows(const uint8_t* w, size_t w_stride, int64_t m, const XBlock16* x, int64_t x_stride, int64_t k,
           float* c, int64_t ldc) {
   const int64_t units = k / T::kUnit, xblocks = T::kUnit / kXBlock;
-  const XScale* xs = x_scales(x, k / kXBlock);
+  const XBlockScale* xs = x_scales(x, k / kXBlock);
   for (int64_t j = 0; j < m; ++j) {
     const uint8_t* row = w + static_cast<size_t>(j) * w_stride;
     __m256 a0[C], a1[C];

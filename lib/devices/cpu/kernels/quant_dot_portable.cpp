@@ -20,7 +20,7 @@ float f16_at(const uint8_t* p) {
 
 // q8_0: d, 32 x int8.
 float row_q8_0(const uint8_t* w, const XBlock16* x, int64_t k) {
-  const XScale* xs = x_scales(x, k / kXBlock);
+  const XBlockScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
   for (int64_t b = 0; b < k / 32; ++b, w += 34) {
     const auto* q = reinterpret_cast<const int8_t*>(w + 2);
@@ -33,7 +33,7 @@ float row_q8_0(const uint8_t* w, const XBlock16* x, int64_t k) {
 
 // q4_0: d, 16 bytes holding element j in the low and j + 16 in the high nibble, offset 8.
 float row_q4_0(const uint8_t* w, const XBlock16* x, int64_t k) {
-  const XScale* xs = x_scales(x, k / kXBlock);
+  const XBlockScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
   for (int64_t b = 0; b < k / 32; ++b, w += 18) {
     const int16_t* xq = x[b].q;
@@ -60,7 +60,7 @@ void k4_group(const uint8_t* s, int g, int& scale, int& min) {
 // q4_k: d, dmin, 12 bytes of scales and mins, then 4 chunks of 32 bytes whose low nibbles are
 // group 2c and high nibbles group 2c + 1 (32 elements each): x = d * scale * q - dmin * min.
 float row_q4_k(const uint8_t* w, const XBlock16* x, int64_t k) {
-  const XScale* xs = x_scales(x, k / kXBlock);
+  const XBlockScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
   for (int64_t sb = 0; sb < k / 256; ++sb, w += 144, x += 8, xs += 8) {
     const float d = f16_at(w), dmin = f16_at(w + 2);
@@ -83,7 +83,7 @@ float row_q4_k(const uint8_t* w, const XBlock16* x, int64_t k) {
 // from bytes ql[32 (t % 2) + l] (low nibble for t < 2, high for t >= 2) and its top two from
 // bits 2t, 2t + 1 of qh[l]; x = d * scale * (q - 32).
 float row_q6_k(const uint8_t* w, const XBlock16* x, int64_t k) {
-  const XScale* xs = x_scales(x, k / kXBlock);
+  const XBlockScale* xs = x_scales(x, k / kXBlock);
   float sum = 0.0f;
   for (int64_t sb = 0; sb < k / 256; ++sb, w += 210) {
     const auto* scales = reinterpret_cast<const int8_t*>(w + 192);

@@ -39,7 +39,7 @@ struct XScales {
   alignas(32) float q[kSegment];
 };
 
-inline void fill_scales(const XScale* x, int64_t blocks, XScales& s) {
+inline void fill_scales(const XBlockScale* x, int64_t blocks, XScales& s) {
   for (int64_t b = 0; b < blocks; ++b) {
     s.d[b] = x[b].d;
     s.q[b] = x[b].d * static_cast<float>(x[b].qsum);
