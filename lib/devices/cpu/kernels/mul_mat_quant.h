@@ -33,10 +33,9 @@ void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, cons
 
 // One X row of k floats (a multiple of 32 * blocks_per_scale) as the row of k / 32 blocks at out
 // (x_row_units(k / 32) XBlock16s, kernel_table.h), the blocks sharing their scale blocks_per_scale
-// at a time: d = max|x| / 32767 over those blocks, q the nearest integer to
-// x / d; blocks holding a NaN or infinity get d = NaN, so that the dot products they enter are
-// NaN. The same on every tier, so the tiers' results differ only in the order of their float
-// additions.
+// at a time: d = max|x| / 32767 over those blocks, q the nearest integer to x / d; blocks holding
+// a NaN or infinity get d = NaN, so that the dot products they enter are NaN. The same on every
+// tier, so the tiers' results differ only in the order of their float additions.
 void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out) noexcept;
 
 // The blocks that share an activation scale against weights of type w: a super block's eight for
