@@ -115,10 +115,13 @@ TEST_P(CpuTier, ConversionsRoundLikeCore) {
 }
 
 // Whether mul_mat rounds its operands to bf16 first: the amx tier's AMX path (bf16 weights, or
-// quantized ones decoded to bf16; more than 32 columns; op_mul_mat.cpp), whose products are then
-// exact and summed in f32.
+// quantized ones decoded to bf16; more than 32 columns, or 192 for the types with integer tiles;
+// op_mul_mat.cpp), whose products are then exact and summed in f32.
 bool rounds_to_bf16(CpuIsa isa, DType wtype, int64_t n) {
-  return isa == CpuIsa::amx && (wtype == DType::BF16 || is_quantized(wtype)) && n > 32;
+  if (isa != CpuIsa::amx || (wtype != DType::BF16 && !is_quantized(wtype))) return false;
+  const bool tiles =
+      is_quantized(wtype) && cpu_kernels(isa).quant_tile.decode[static_cast<int>(quant_type(wtype))];
+  return n > (tiles ? 192 : 32);
 }
 float bf16_rounded(float v) { return bf16_to_f32(f32_to_bf16(v)); }
 
@@ -307,25 +310,26 @@ double quant_mul_mat_nmse(CpuIsa isa, DType wtype, int64_t m, int64_t n, int64_t
 
 // Every weight type; rows past the 64-row tasks and the 256-row panels; k with an odd number of
 // the kernels' units (the avx2 loop takes two at a time); each column count the avx2 kernels
-// group differently (1-4, 5 = 4 + 1, 7 = 4 + 3), and past 7 rows decoded by each task for the
-// f32 dot path (8, 13, 32; without AMX also in chunks of 32 columns up to 512: 40, 70) and
-// panels for the GEMM (513; 40 and 70 with AMX).
+// group differently (1-4, 5 = 4 + 1, 7 = 4 + 3), and past the fused kernels the integer tiles
+// where the tier has them (13: one group, part empty; 40 = 32 + 8; 7 blocks: a chunk of 4 and a
+// rest; 300 rows: a part-empty row group) up to 192 columns with AMX (193: the AMX GEMM), else
+// rows decoded by each task for the f32 dot path (8, 13, 32; without AMX also in chunks of 32
+// columns up to 512: 40, 70, 193) and panels for the GEMM (513; 40, 70, 193 with AMX).
 TEST_P(CpuTier, QuantizedMulMatMatchesDecodedWeights) {
   for (DType wt : {DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K}) {
     const int64_t k = dtype_block(wt) == 256 ? 768 : 224;  // 3 super blocks, 7 blocks
-    for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 13, 32, 40, 70, 513}) {
+    for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 13, 32, 40, 70, 193, 513}) {
       const int64_t m = n <= 32 ? 300 : 70;
       EXPECT_LT(quant_mul_mat_nmse(GetParam(), wt, m, n, k), 1e-8)
           << cpu_isa_name(GetParam()) << " " << dtype_name(wt) << " " << m << "x" << n << "x" << k;
     }
   }
-  EXPECT_LT(quant_mul_mat_nmse(GetParam(), DType::Q4_0, 300, 513, 64), 1e-8) << "two panels, the GEMM";
+  EXPECT_LT(quant_mul_mat_nmse(GetParam(), DType::Q4_0, 300, 513, 64), 1e-8) << "two panels (or tasks)";
 }
 
-// A NaN activation reaches every result of its column: the 16-bit quantization must not turn
-// it into a number.
-TEST_P(CpuTier, QuantizedMulMatPropagatesNaN) {
-  const int64_t m = 5, n = 2, k = 64;
+// Column 0 of x holds a NaN: every result of column 0 is NaN, every other one finite.
+void check_nan_column(CpuIsa isa, int64_t n) {
+  const int64_t m = 5, k = 64;
   GraphBuilder g;
   Tensor& w = g.weight(DType::Q4_0, {k, m, 1, 1}, "w");
   Tensor& x = g.input(DType::F32, {k, n, 1, 1}, "x");
@@ -336,12 +340,20 @@ TEST_P(CpuTier, QuantizedMulMatPropagatesNaN) {
   quantize_row(DType::Q4_0, wv.data(), w.data, k * m);
   for (int64_t i = 0; i < k * n; ++i) test::CpuGraph::set(x, i, i == 40 ? std::nan("") : 0.5);
   auto backend = test::cpu_device().init_backend();
-  dynamic_cast<CpuBackend&>(*backend).set_isa(GetParam());
+  dynamic_cast<CpuBackend&>(*backend).set_isa(isa);
   backend->compute(graph);
   for (int64_t i = 0; i < m; ++i) {
-    EXPECT_TRUE(std::isnan(test::CpuGraph::get(r, i))) << "row " << i;
-    EXPECT_TRUE(std::isfinite(test::CpuGraph::get(r, m + i))) << "row " << i;
+    EXPECT_TRUE(std::isnan(test::CpuGraph::get(r, i))) << n << " columns, row " << i;
+    for (int64_t j = 1; j < n; ++j)
+      EXPECT_TRUE(std::isfinite(test::CpuGraph::get(r, j * m + i)))
+          << n << " columns, row " << i << " column " << j;
   }
+}
+
+// A NaN activation reaches every result of its column, and no other: the 16-bit quantization
+// must not turn it into a number, on the fused kernels (2 columns) or the tiles (20).
+TEST_P(CpuTier, QuantizedMulMatPropagatesNaN) {
+  for (int64_t n : {2, 20}) check_nan_column(GetParam(), n);
 }
 
 // The fused entries themselves, on this tier, agree with the portable ones on the same quantized

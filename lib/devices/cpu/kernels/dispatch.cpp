@@ -58,7 +58,10 @@ std::array<CpuKernels, kCpuIsaCount> build_tables() {
   // The quantized dot products: the avx2 kernels, and where VNNI runs, 512-bit ones for q4_0 and
   // q4_k (q8_0's and q6_k's measured no faster; docs/performance.md, "AVX-512 fused kernels").
   cpu_fill_quant_dot_avx2(tables[2]);
-  if (cpu_features().avx512_vnni) cpu_fill_quant_dot_avx512(tables[2]);
+  if (cpu_features().avx512_vnni) {
+    cpu_fill_quant_dot_avx512(tables[2]);
+    cpu_fill_quant_tile_avx512(tables[2]);
+  }
   cpu_fill_dequantize_avx2(tables[2]);
   cpu_fill_peak_avx512_ext(tables[2], cpu_features().avx512_bf16, cpu_features().avx512_fp16);
   tables[2].isa = CpuIsa::avx512;

@@ -126,6 +126,39 @@ using GemvQuantFn = void (*)(const void* w, size_t w_stride, int64_t m, const XB
 // elements two weight blocks meet). Null where the entry reads XBlock16s as they are.
 using XLayoutFn = void (*)(XBlock16* x, int64_t blocks);
 
+// Quantized weights times more columns than the fused kernels take, in 16-bit integers: W decoded
+// once per block of rows to int16 with a float scale and offset per row and block of 32, X
+// quantized once per block (cpu_quantize_x16) and packed 16 columns a vector, then vpdpwssd tiles
+// (VNNI: 32 multiply-adds an instruction, two a cycle, where f32 FMAs do 16). A block of 32
+// elements sums at most 32 products of 15 x 32767 (q4) or 128 x 32767 (q8_0) a lane, so int32
+// holds it; q6_k's weights (up to 4096) would not, and keep the f32 path.
+//
+// One block of 16 X columns (group): element pair p of column c is pairs[p][c] (two int16, as
+// XBlock16 holds them), the column's scale d[c] and d[c] times its sum of q dsum[c].
+struct alignas(64) QTileX {
+  int32_t pairs[16][16];
+  float d[16];
+  float dsum[16];
+};
+// One block of 8 W rows: w[r] the row's 32 weights as int16 and W = a[r] * w[r] + b[r].
+struct alignas(64) QTileW {
+  int16_t w[8][32];
+  float a[8];
+  float b[8];
+};
+inline constexpr int64_t kQTileRows = 8;
+struct QuantTileFns {
+  // W rows [0, m) of k elements (w_stride bytes apart) into ceil(m / 8) row groups of k / 32
+  // QTileWs, group g's block b at dst[g * (k / 32) + b]; rows past m are zero. Null for the
+  // types that do not take the path (and on tiers without it).
+  void (*decode[kQuantTypeCount])(const void* w, size_t w_stride, int64_t m, int64_t k, QTileW* dst);
+  // c[i * ldc + j] = W row j . X column i for j < m, i < n: w as decode wrote it (m rows), x
+  // ceil(n / 16) groups of k / 32 QTileXs (group g's block b at x[g * (k / 32) + b], columns past
+  // n zero). offsets: whether any b of w is nonzero (false skips them).
+  void (*multiply)(const QTileW* w, int64_t m, const QTileX* x, int64_t n, int64_t k, bool offsets, float* c,
+                   int64_t ldc);
+};
+
 // Decodes n elements (whole blocks) of a quantized row to f32 exactly as core's dequantize_row
 // (bk/quant.h), to the bit. One entry per QuantType; null on the portable tier, which calls
 // core's loops.
@@ -186,16 +219,18 @@ struct CpuKernels {
   GemvQuantFn gemv_quant[kQuantTypeCount];
   XLayoutFn gemv_quant_x[kQuantTypeCount];  // applied to X rows before gemv_quant reads them
   DequantizeFn dequantize[kQuantTypeCount];
+  QuantTileFns quant_tile;
   AmxFns amx;
   // f32 is always set; bf16 and f16 only where the tier and CPU have such arithmetic (run null).
   PeakFn peak_f32, peak_bf16, peak_f16;
 };
 
 // Filled by the tier units, into value-initialised tables. Each fills every field it owns: the
-// vec and matmul fills everything but gemv_packed, gemv_quant(_x), dequantize, amx, peak_bf16 and
-// peak_f16, which stay null unless the avx512 packed gemv fill (gemv_packed), the quant_dot fills
-// (gemv_quant, every tier; gemv_quant_x where an entry wants it), the dequantize fill, the amx
-// fill (amx, peak_bf16) or the avx512 extension fill below sets them.
+// vec and matmul fills everything but gemv_packed, gemv_quant(_x), dequantize, quant_tile, amx,
+// peak_bf16 and peak_f16, which stay null unless the avx512 packed gemv fill (gemv_packed), the
+// quant_dot fills (gemv_quant, every tier; gemv_quant_x where an entry wants it), the dequantize
+// fill, the quant_tile fill, the amx fill (amx, peak_bf16) or the avx512 extension fill below
+// sets them.
 void cpu_fill_vec_portable(CpuKernels& t);
 void cpu_fill_matmul_portable(CpuKernels& t);
 void cpu_fill_vec_avx2(CpuKernels& t);
@@ -211,6 +246,8 @@ void cpu_fill_dequantize_avx2(CpuKernels& t);     // dequantize, for the avx2 an
 // The avx512 tiers' q4_0 and q4_k entries of gemv_quant (and q4_0's gemv_quant_x), over the
 // avx2 fill, for CPUs with AVX512_VNNI (dispatch.cpp checks).
 void cpu_fill_quant_dot_avx512(CpuKernels& t);
+// The avx512 tiers' quant_tile, for CPUs with AVX512_VNNI (dispatch.cpp checks).
+void cpu_fill_quant_tile_avx512(CpuKernels& t);
 // The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
 // only when the flag says the CPU has the feature.
 void cpu_fill_peak_avx512_ext(CpuKernels& t, bool avx512_bf16, bool avx512_fp16);

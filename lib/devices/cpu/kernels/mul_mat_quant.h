@@ -11,6 +11,7 @@
 
 #include "bk/tensor.h"
 #include "devices/cpu/kernels/context.h"
+#include "devices/cpu/kernels/kernel_table.h"
 
 namespace bk {
 
@@ -30,6 +31,17 @@ size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
 // node = w x with x f32 and contiguous along K (gathered by the caller otherwise), using work
 // (cpu_quant_dot_work_size bytes, 64-byte aligned). Rows of W are spread over ctx's pool.
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, std::byte* work);
+
+// Past quant_dot_max_columns, where the tier has quant_tile for w's type (q8_0, q4_0, q4_k on
+// CPUs with AVX512_VNNI): W decoded to int16 once per task's rows and multiplied in integer tiles
+// (kernel_table.h, QuantTileFns); op_mul_mat takes it for the columns its dot path would run.
+bool cpu_quant_tile_applies(const CpuKernels& k, const Tensor& w, const Tensor& x) noexcept;
+// Work buffer bytes: x's quantized rows, their packed columns, and each thread's decoded rows.
+size_t cpu_quant_tile_work_size(const Tensor& w, const Tensor& x, int threads) noexcept;
+// node = w x as cpu_quant_dot, through the tiles, using work (cpu_quant_tile_work_size bytes for
+// ctx's thread count, 64-byte aligned).
+void cpu_quant_tile(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x,
+                    std::byte* work);
 
 // One X row of k floats (a multiple of 32 * blocks_per_scale) as the row of k / 32 blocks at out
 // (x_row_units(k / 32) XBlock16s, kernel_table.h), the blocks sharing their scale blocks_per_scale

@@ -6,6 +6,7 @@
 // on the dot path each task decodes its own rows just before it reads them, for the GEMM a panel
 // of rows at a time (on the amx tier, the panels as bf16 on tiles).
 #include <algorithm>
+#include <limits>
 
 #include "devices/cpu/kernels/mul_mat_amx.h"
 #include "devices/cpu/kernels/mul_mat_gemm.h"
@@ -97,8 +98,12 @@ ColumnChunks column_chunks(int64_t n, int64_t k, const CpuKernels& t, bool packa
 // (docs/performance.md, "decoded rows past 32 columns", "f32 weights past 32 columns"):
 // quantized weights (decoded once per task) faster up to 512 columns but for one case within a
 // few percent, f32 up to 128 and f16 and bf16 (converted as the dot tiles read them) up to 64 on
-// 1024- to 14336-wide weights. What the AMX GEMM takes keeps kGemvMaxColumns.
-int64_t dot_path_max_columns(DType w, bool decoded, bool amx_gemm) {
+// 1024- to 14336-wide weights. What the AMX GEMM takes keeps kGemvMaxColumns. Quantized weights
+// with integer tiles (mul_mat_quant.h) take them at any width against the f32 GEMM, and up to
+// 192 columns against the AMX GEMM, which is faster from 256 (docs/performance.md, "integer
+// tiles").
+int64_t dot_path_max_columns(DType w, bool decoded, bool tiles, bool amx_gemm) {
+  if (tiles) return amx_gemm ? 192 : std::numeric_limits<int64_t>::max();
   if (amx_gemm) return kGemvMaxColumns;
   if (decoded) return 512;
   return w == DType::F32 ? 128 : 64;
@@ -121,8 +126,10 @@ WeightType weight_type(DType t) {
 struct MulMatLayout {
   bool gather_w = false;      // w's rows are strided: copied to contiguous f32 first
   bool quant_dot = false;     // w is quantized, few columns: the fused kernels, x quantized at xq_offset
-  bool quant_rows = false;    // w is quantized, the dot path's columns: each task decodes its rows to
-                              // f32 in its thread's part of w_offset
+  bool quant_tile = false;    // w is quantized, the dot path's columns, and the tier has integer tiles
+                              // for it: x quantized and packed, w decoded to int16, all at xq_offset
+  bool quant_rows = false;    // w is quantized, the dot path's columns, no tiles: each task decodes its
+                              // rows to f32 in its thread's part of w_offset
   bool quant_panels = false;  // w is quantized, the GEMM's columns: decoded panel by panel to f32 at
                               // w_offset (and, for AMX, converted to bf16 at w16_offset)
   bool gather_x = false;
@@ -144,13 +151,15 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k, int threads) {
   // the activations) stays far inside the quantized limit (probe/verify/limits.h).
   const bool amx_applies =
       !l.gather_w && cpu_amx_applies(k, decoded ? WeightType::bf16 : weight_type(w.type));
-  l.gemm = x.ne[1] > dot_path_max_columns(w.type, decoded, amx_applies);
+  const bool tiles = decoded && cpu_quant_tile_applies(k, w, x);
+  l.gemm = x.ne[1] > dot_path_max_columns(w.type, decoded, tiles, amx_applies);
   l.amx = l.gemm && amx_applies;
-  l.quant_rows = decoded && !l.gemm;
+  l.quant_tile = tiles && !l.gemm;
+  l.quant_rows = decoded && !l.gemm && !tiles;
   l.quant_panels = decoded && l.gemm;
   const bool f32_w = w.type == DType::F32 || decoded;  // what the kernels see
   const int64_t w_rows = l.quant_panels ? std::min(kQuantPanelRows, w.ne[1]) : w.ne[1];
-  const bool f32_dot = !l.gemm && !l.quant_dot;  // the f32 kernels' dot path
+  const bool f32_dot = !l.gemm && !l.quant_dot && !l.quant_tile;  // the f32 kernels' dot path
   if (f32_dot) l.chunks = column_chunks(x.ne[1], x.ne[0], k, f32_w && k.gemv_packed.pack != nullptr);
   l.pad_x = f32_dot && l.chunks.tiles_read_many_rows() && x.ne[0] >= kPadXMinK;
   l.gather_x = x.nb[0] != sizeof(float) || l.pad_x;
@@ -172,9 +181,9 @@ MulMatLayout layout_of(const Tensor& node, const CpuKernels& k, int threads) {
     const int64_t row = l.pad_x ? padded_x_stride(x.ne[0]) : x.ne[0];
     l.total += align_up(static_cast<size_t>(x.nrows() * row) * sizeof(float));
   }
-  if (l.quant_dot) {
+  if (l.quant_dot || l.quant_tile) {
     l.xq_offset = l.total;
-    l.total += cpu_quant_dot_work_size(x);
+    l.total += l.quant_dot ? cpu_quant_dot_work_size(x) : cpu_quant_tile_work_size(w, x, threads);
   }
   if (l.chunks.packed()) {
     l.xt_offset = l.total;
@@ -369,6 +378,10 @@ void cpu_op_mul_mat(KernelContext& ctx, const Tensor& node) {
   if (xt != nullptr) pack_x(ctx, x, l.chunks, xt);
   if (l.quant_dot) {
     cpu_quant_dot(ctx, node, w0, x, ctx.work() + l.xq_offset);
+    return;
+  }
+  if (l.quant_tile) {
+    cpu_quant_tile(ctx, node, w0, x, ctx.work() + l.xq_offset);
     return;
   }
   if (l.quant_panels) {
