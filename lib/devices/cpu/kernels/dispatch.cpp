@@ -51,13 +51,16 @@ std::array<CpuKernels, kCpuIsaCount> build_tables() {
   cpu_fill_vec_avx2(tables[1]);
   cpu_fill_matmul_avx2(tables[1]);
   cpu_fill_quant_dot_avx2(tables[1]);
+  cpu_fill_quant_tile_avx2(tables[1]);
   cpu_fill_dequantize_avx2(tables[1]);
   tables[1].isa = CpuIsa::avx2;
   cpu_fill_vec_avx2(tables[2]);  // AVX-512 CPUs run the avx2 vector loops; the matmul tile is wider
   cpu_fill_matmul_avx512(tables[2]);
-  // The quantized dot products: the avx2 kernels, and where VNNI runs, 512-bit ones for q4_0 and
-  // q4_k (q8_0's and q6_k's measured no faster; docs/performance.md, "AVX-512 fused kernels").
+  // The quantized dot products and tiles: the avx2 kernels, and where VNNI runs, 512-bit ones
+  // (fused: for q4_0 and q4_k, q8_0's and q6_k's measured no faster; docs/performance.md,
+  // "AVX-512 fused kernels").
   cpu_fill_quant_dot_avx2(tables[2]);
+  cpu_fill_quant_tile_avx2(tables[2]);
   if (cpu_features().avx512_vnni) {
     cpu_fill_quant_dot_avx512(tables[2]);
     cpu_fill_quant_tile_avx512(tables[2]);

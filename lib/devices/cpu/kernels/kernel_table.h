@@ -246,7 +246,8 @@ void cpu_fill_dequantize_avx2(CpuKernels& t);     // dequantize, for the avx2 an
 // The avx512 tiers' q4_0 and q4_k entries of gemv_quant (and q4_0's gemv_quant_x), over the
 // avx2 fill, for CPUs with AVX512_VNNI (dispatch.cpp checks).
 void cpu_fill_quant_dot_avx512(CpuKernels& t);
-// The avx512 tiers' quant_tile, for CPUs with AVX512_VNNI (dispatch.cpp checks).
+void cpu_fill_quant_tile_avx2(CpuKernels& t);  // quant_tile, for the avx2 and avx512 tiers
+// The avx512 tiers' quant_tile over the avx2 fill, for CPUs with AVX512_VNNI (dispatch.cpp checks).
 void cpu_fill_quant_tile_avx512(CpuKernels& t);
 // The avx512 tier's bf16 (AVX512_BF16 vdpbf16ps) and f16 (AVX512_FP16) peak loops, each filled
 // only when the flag says the CPU has the feature.
