@@ -3,8 +3,9 @@
 // mul_mat's decode path for quantized weights (q8_0, q4_0, q4_k, q6_k) at few columns: the
 // activations are quantized once to 16-bit blocks (XBlock16, kernel_table.h) and the tier's fused
 // kernels (gemv_quant) decode each weight block in registers and multiply it in integers, so W is
-// read once, as it is stored. Wider products decode W to f32 and run the f32 paths
-// (op_mul_mat.cpp), where enough columns share each decoded weight.
+// read once, as it is stored. Wider products, where enough columns share each decoded weight,
+// decode W once: to int16 for the tier's integer tiles (cpu_quant_tile), or else to f32 for the
+// f32 paths (op_mul_mat.cpp).
 
 #include <cstddef>
 #include <cstdint>

@@ -2,9 +2,10 @@
 // mul_mat: batches (with weight broadcasting over dims 2-3), gathers of strided operands into
 // contiguous f32 rows, and the choice between the dot-product path (few columns: streams W once)
 // and the packed, blocked GEMM (mul_mat_gemm.h). Quantized weights take the fused decode-and-dot
-// kernels at few columns (mul_mat_quant.h); wider, they are decoded to f32 and run the f32 paths:
-// on the dot path each task decodes its own rows just before it reads them, for the GEMM a panel
-// of rows at a time (on the amx tier, the panels as bf16 on tiles).
+// kernels at few columns (mul_mat_quant.h); wider, the integer tiles where the tier has them for
+// the type (mul_mat_quant.h), else they are decoded to f32 and run the f32 paths: on the dot
+// path each task decodes its own rows just before it reads them, for the GEMM a panel of rows at
+// a time (on the amx tier, the panels as bf16 on tiles).
 #include <algorithm>
 #include <limits>
 
