@@ -33,9 +33,9 @@ size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
 // (cpu_quant_dot_work_size bytes, 64-byte aligned). Rows of W are spread over ctx's pool.
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, std::byte* work);
 
-// Past quant_dot_max_columns, where the tier has quant_tile for w's type (q8_0, q4_0, q4_k on
-// CPUs with AVX512_VNNI): W decoded to int16 once per task's rows and multiplied in integer tiles
-// (kernel_table.h, QuantTileFns); op_mul_mat takes it for the columns its dot path would run.
+// Past quant_dot_max_columns, where the tier has quant_tile for w's type (q8_0, q4_0 and q4_k on
+// the avx2 and avx512 tiers): W decoded to int16 once per task's rows and multiplied in integer
+// tiles (kernel_table.h, QuantTileFns); op_mul_mat decides up to how many columns.
 bool cpu_quant_tile_applies(const CpuKernels& k, const Tensor& w, const Tensor& x) noexcept;
 // Work buffer bytes: x's quantized rows, their packed columns, and each thread's decoded rows.
 size_t cpu_quant_tile_work_size(const Tensor& w, const Tensor& x, int threads) noexcept;
