@@ -442,6 +442,45 @@ TEST_P(CpuTier, QuantizedGemvEntriesHoldTheLargestSuperBlockSums) {
   }
 }
 
+// The largest sums the integer tiles' blocks can hold (16 columns through the backend), every
+// activation at the largest code: q8_0 every weight -128, q4_0 every code 0 (-8), q6_k every
+// weight 0 (-32) under scales of -128 (4096; its activations one bit shorter, tile_x_max). With
+// q6_k's activations at 32767 its sums would overflow int32.
+TEST_P(CpuTier, QuantizedTilesHoldTheLargestBlockSums) {
+  struct Case {
+    DType type;
+    size_t d_at;  // where the f16 d = 1 goes; every other byte is `fill`
+    uint8_t fill;
+    float weight;  // every weight's value
+  };
+  const Case cases[] = {
+      {DType::Q8_0, 0, 0x80, -128.0f}, {DType::Q4_0, 0, 0x00, -8.0f}, {DType::Q6_K, 208, 0x00, 4096.0f}};
+  const int64_t k = 1024, m = 3, n = 16;
+  for (const Case& c : cases) {
+    GraphBuilder g;
+    Tensor& w = g.weight(c.type, {k, m, 1, 1}, "w");
+    Tensor& x = g.input(DType::F32, {k, n, 1, 1}, "x");
+    Tensor& r = ops::mul_mat(g, w, x);
+    Graph graph = g.build({&r});
+    test::CpuGraph placed(graph);
+    const auto bytes = static_cast<size_t>(dtype_size(c.type));
+    auto* wb = static_cast<uint8_t*>(w.data);
+    std::fill_n(wb, w.nbytes(), c.fill);
+    for (size_t b = 0; b < w.nbytes(); b += bytes) {
+      if (c.type == DType::Q6_K) std::fill_n(wb + b + 192, 16, 0x80);  // scales -128
+      wb[b + c.d_at] = 0x00, wb[b + c.d_at + 1] = 0x3C;
+    }
+    for (int64_t i = 0; i < k * n; ++i) test::CpuGraph::set(x, i, -3.0);
+    auto backend = test::cpu_device().init_backend();
+    dynamic_cast<CpuBackend&>(*backend).set_isa(GetParam());
+    backend->compute(graph);
+    for (int64_t i = 0; i < m * n; ++i) {
+      EXPECT_FLOAT_EQ(static_cast<float>(test::CpuGraph::get(r, i)), -3.0f * c.weight * static_cast<float>(k))
+          << dtype_name(c.type) << " result " << i;
+    }
+  }
+}
+
 // Against k-quant weights a super block's eight activation blocks share one scale (their kernels
 // sum a super block in integers); against the 32-element types each block has its own. A NaN or
 // infinity makes the scale of every block that shares it NaN.

@@ -131,8 +131,8 @@ using XLayoutFn = void (*)(XBlock16* x, int64_t blocks);
 // quantized once per block (cpu_quantize_x16) and packed 16 columns a vector, then integer tiles
 // (VNNI's vpdpwssd: 32 multiply-adds an instruction, two a cycle, where f32 FMAs do 16; avx2's
 // vpmaddwd: 16 where FMAs do 8). A block of 32 elements sums at most 32 products of 15 x 32767
-// (q4) or 128 x 32767 (q8_0) a lane, so int32 holds it; q6_k's weights (up to 4096) would not,
-// and keep the f32 path.
+// (q4), 128 x 32767 (q8_0) or 4096 x 16383 (q6_k, its activations a bit shorter: tile_x_max in
+// mul_mat_quant.h) a lane, so int32 holds it.
 //
 // One block of 16 X columns (group): element pair p of column c is pairs[p][c] (two int16, as
 // XBlock16 holds them), the column's scale d[c] and d[c] times its sum of q dsum[c].

@@ -29,10 +29,10 @@ inline double round_even(double v) noexcept {
   return (v + kShift) - kShift;
 }
 
-// x's rows quantized into xq (row_units apart), blocks_per_scale blocks sharing a scale, then
-// rearranged by layout where it is not null.
-void quantize_rows(KernelContext& ctx, const Tensor& x, int64_t blocks_per_scale, XLayoutFn layout,
-                   XBlock16* xq) {
+// x's rows quantized into xq (row_units apart), blocks_per_scale blocks sharing a scale, codes up
+// to q_max, then rearranged by layout where it is not null.
+void quantize_rows(KernelContext& ctx, const Tensor& x, int64_t blocks_per_scale, int32_t q_max,
+                   XLayoutFn layout, XBlock16* xq) {
   const int64_t xb = row_units(x);
   const int64_t xrows = x.nrows();
   const int64_t tasks = task_count(xrows, x.ne[0], ctx.threads());
@@ -40,7 +40,7 @@ void quantize_rows(KernelContext& ctx, const Tensor& x, int64_t blocks_per_scale
     const Range r = split_range(xrows, tasks, task);
     for (int64_t i = r.begin; i < r.end; ++i) {
       const auto* row = reinterpret_cast<const float*>(element_ptr(x, 0, row_index(x.ne, i)));
-      cpu_quantize_x16(row, x.ne[0], blocks_per_scale, xq + i * xb);
+      cpu_quantize_x16(row, x.ne[0], blocks_per_scale, xq + i * xb, q_max);
       if (layout != nullptr) layout(xq + i * xb, blocks_per_row(x));
     }
   });
@@ -89,8 +89,9 @@ void pack_group(const XBlock16* xq, int64_t xb, int64_t n, int64_t blocks, int64
 
 }  // namespace
 
-void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out) noexcept {
-  constexpr float kMax = 32767.0f;
+void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out,
+                      int32_t q_max) noexcept {
+  const auto kMax = static_cast<float>(q_max);
   const int64_t span = kXBlock * blocks_per_scale, blocks = k / kXBlock;
   XBlockScale* scales = x_scales(out, blocks);
   for (int64_t b = 0; b < blocks; b += blocks_per_scale, x += span) {
@@ -113,8 +114,8 @@ void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBloc
       scale.d = amax / kMax;
       int32_t sum = 0;
       for (int64_t i = 0; i < kXBlock; ++i) {
-        const auto q =
-            static_cast<int32_t>(std::clamp(round_even(x[j * kXBlock + i] * inv), -32767.0, 32767.0));
+        const auto q = static_cast<int32_t>(
+            std::clamp(round_even(x[j * kXBlock + i] * inv), -double{kMax}, double{kMax}));
         o.q[i] = static_cast<int16_t>(q);
         sum += q;
       }
@@ -136,7 +137,7 @@ void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, cons
   auto* xq = reinterpret_cast<XBlock16*>(work);
   const int64_t xb = row_units(x);
   const int qt = static_cast<int>(quant_type(w.type));
-  quantize_rows(ctx, x, x16_blocks_per_scale(w.type), ctx.k().gemv_quant_x[qt], xq);
+  quantize_rows(ctx, x, x16_blocks_per_scale(w.type), 32767, ctx.k().gemv_quant_x[qt], xq);
 
   const GemvQuantFn gemv = ctx.k().gemv_quant[qt];
   const int64_t batches = x.ne[2] * x.ne[3];
@@ -158,7 +159,9 @@ void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, cons
 }
 
 bool cpu_quant_tile_applies(const CpuKernels& k, const Tensor& w, const Tensor& x) noexcept {
-  return is_quantized(w.type) && x.ne[1] > quant_dot_max_columns(w.type) &&
+  // At 8 columns a tile leaves half its lanes empty: q6_k's decoded rows were faster there on avx2.
+  constexpr int64_t kMinColumns = 9;
+  return is_quantized(w.type) && x.ne[1] >= std::max(kMinColumns, quant_dot_max_columns(w.type) + 1) &&
          k.quant_tile.decode[static_cast<int>(quant_type(w.type))] != nullptr;
 }
 
@@ -173,7 +176,8 @@ void cpu_quant_tile(KernelContext& ctx, const Tensor& node, const Tensor& w, con
   auto* xt = reinterpret_cast<QTileX*>(work + tw.xt_offset);
   const int64_t xb = row_units(x), blocks = blocks_per_row(x), n = x.ne[1];
   const int64_t batches = x.ne[2] * x.ne[3];
-  quantize_rows(ctx, x, 1, nullptr, xq);  // a scale per block: the tiles apply one per block anyway
+  // A scale per block (the tiles apply one per block anyway).
+  quantize_rows(ctx, x, 1, tile_x_max(w.type), nullptr, xq);
 
   const int64_t groups = batches * tw.groups;
   const int64_t ptasks = task_count(groups, 16 * x.ne[0], ctx.threads());

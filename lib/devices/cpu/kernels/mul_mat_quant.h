@@ -33,8 +33,8 @@ size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
 // (cpu_quant_dot_work_size bytes, 64-byte aligned). Rows of W are spread over ctx's pool.
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, std::byte* work);
 
-// Past quant_dot_max_columns, where the tier has quant_tile for w's type (q8_0, q4_0 and q4_k on
-// the avx2 and avx512 tiers): W decoded to int16 once per task's rows and multiplied in integer
+// Past quant_dot_max_columns (and from 9 columns), where the tier has quant_tile for w's type
+// (every quantized type on the avx2 and avx512 tiers): W decoded to int16 once per task's rows and multiplied in integer
 // tiles (kernel_table.h, QuantTileFns); op_mul_mat decides up to how many columns.
 bool cpu_quant_tile_applies(const CpuKernels& k, const Tensor& w, const Tensor& x) noexcept;
 // Work buffer bytes: x's quantized rows, their packed columns, and each thread's decoded rows.
@@ -46,10 +46,16 @@ void cpu_quant_tile(KernelContext& ctx, const Tensor& node, const Tensor& w, con
 
 // One X row of k floats (a multiple of 32 * blocks_per_scale) as the row of k / 32 blocks at out
 // (x_row_units(k / 32) XBlock16s, kernel_table.h), the blocks sharing their scale blocks_per_scale
-// at a time: d = max|x| / 32767 over those blocks, q the nearest integer to x / d; blocks holding
+// at a time: d = max|x| / q_max over those blocks, q the nearest integer to x / d; blocks holding
 // a NaN or infinity get d = NaN, so that the dot products they enter are NaN. The same on every
 // tier, so the tiers' results differ only in the order of their float additions.
-void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out) noexcept;
+void cpu_quantize_x16(const float* x, int64_t k, int64_t blocks_per_scale, XBlock16* out,
+                      int32_t q_max = 32767) noexcept;
+
+// The largest activation code the integer tiles use against weights of type w: 32767, but 16383
+// against q6_k, whose decoded weights (scale x (q - 32)) reach 4096: a block's 32 products a
+// lane then stay within int32 (32 x 4096 x 16383 < 2^31).
+inline int32_t tile_x_max(DType w) noexcept { return w == DType::Q6_K ? 16383 : 32767; }
 
 // The blocks that share an activation scale against weights of type w: a super block's eight for
 // the k-quants (as ggml's q8_K), so that their kernels sum a super block's products in integers

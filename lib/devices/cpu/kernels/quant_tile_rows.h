@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What the integer tiles of the tiers share (quant_tile_avx2.cpp, quant_tile_avx512.cpp;
-// kernel_table.h, QuantTileFns): decoding q8_0, q4_0 and q4_k rows to QTileW blocks (256-bit
+// kernel_table.h, QuantTileFns): decoding quantized rows to QTileW blocks (256-bit
 // work, the same on both tiers), and the loop over blocks of W rows and chunks of k that calls a
 // tier's register tile and writes each block's sums to C. Included only by those units; internal
 // linkage, as kernel_table.h requires of what tier units instantiate.
@@ -73,6 +73,34 @@ inline void q4_k_tile_row(const uint8_t* row, int64_t blocks, QTileW* t, int r) 
   }
 }
 
+// q6_k: 128 bytes of low nibbles, 64 bytes of high bit pairs, 16 int8 scales, d. Each half of
+// 128 elements holds four runs of 32: run t takes its low four bits from bytes ql[32 (t % 2) + l]
+// (low nibble for t < 2, high for t >= 2) and its top two from bits 2t, 2t + 1 of qh[l]; W = d
+// (sc (q - 32)), a scale per 16 elements, so the int16 weights hold the scales (at most 4096).
+inline void q6_k_tile_row(const uint8_t* row, int64_t blocks, QTileW* t, int r) {
+  const __m256i low4 = _mm256_set1_epi8(0x0F), low2 = _mm256_set1_epi8(0x03);
+  const __m256i offset = _mm256_set1_epi16(32);
+  for (int64_t b = 0; b < blocks; b += 8, row += 210) {
+    const auto* scales = reinterpret_cast<const int8_t*>(row + 192);
+    const float d = f16_at(row + 208);
+    for (int half = 0; half < 2; ++half) {
+      const uint8_t* ql = row + 64 * half;
+      const __m256i qh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 128 + 32 * half));
+      for (int run = 0; run < 4; ++run) {
+        const __m256i l = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ql + 32 * (run % 2)));
+        const __m256i low = _mm256_and_si256(run < 2 ? l : _mm256_srli_epi16(l, 4), low4);
+        const __m256i top = _mm256_and_si256(_mm256_srli_epi16(qh, 2 * run), low2);
+        const __m256i q = _mm256_or_si256(low, _mm256_slli_epi16(top, 4));  // 0..63, a byte each
+        const int8_t* sc = scales + 8 * half + 2 * run;
+        const __m256i w0 = _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(q)), offset);
+        const __m256i w1 = _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(q, 1)), offset);
+        tile_put(t[b + 4 * half + run], r, _mm256_mullo_epi16(w0, _mm256_set1_epi16(sc[0])),
+                 _mm256_mullo_epi16(w1, _mm256_set1_epi16(sc[1])), d, 0.0f);
+      }
+    }
+  }
+}
+
 // QuantTileFns::decode for the row decoder Row.
 template <void (*Row)(const uint8_t*, int64_t, QTileW*, int)>
 void decode_tile_rows(const void* w, size_t w_stride, int64_t m, int64_t k, QTileW* dst) {
@@ -95,6 +123,7 @@ inline void fill_tile_decoders(QuantTileFns& f) {
   f.decode[static_cast<int>(QuantType::q8_0)] = decode_tile_rows<q8_0_tile_row>;
   f.decode[static_cast<int>(QuantType::q4_0)] = decode_tile_rows<q4_0_tile_row>;
   f.decode[static_cast<int>(QuantType::q4_k)] = decode_tile_rows<q4_k_tile_row>;
+  f.decode[static_cast<int>(QuantType::q6_k)] = decode_tile_rows<q6_k_tile_row>;
 }
 
 // W rows per block of the loop below: its sums (64 rows x G groups x 16 floats, at most 8 KiB)
