@@ -150,8 +150,8 @@ struct alignas(64) QTileW {
 inline constexpr int64_t kQTileRows = 8;
 struct QuantTileFns {
   // W rows [0, m) of k elements (w_stride bytes apart) into ceil(m / 8) row groups of k / 32
-  // QTileWs, group g's block b at dst[g * (k / 32) + b]; rows past m are zero. Null for the
-  // types that do not take the path (and on tiers without it).
+  // QTileWs, group g's block b at dst[g * (k / 32) + b]; rows past m are zero. Null on the
+  // tiers without tiles.
   void (*decode[kQuantTypeCount])(const void* w, size_t w_stride, int64_t m, int64_t k, QTileW* dst);
   // c[i * ldc + j] = W row j . X column i for j < m, i < n: w as decode wrote it (m rows), x
   // ceil(n / 16) groups of k / 32 QTileXs (group g's block b at x[g * (k / 32) + b], columns past

@@ -17,11 +17,11 @@
 namespace bk {
 
 // Up to this many columns (activation rows) the fused kernels run for weights of type w; past it
-// W is decoded to f32 for the f32 paths. The fused kernels' cost grows with every column (a
-// decoded block serves at most four), the decode is paid once: with the activations laid out
-// densely the fused kernels measured faster up to 12 columns on both tiers for q8_0, q4_0 and
-// q4_k, and slower from 8 for q6_k, whose decode bounds it (docs/performance.md, "seventh
-// session").
+// W is decoded once per task (cpu_quant_tile, or the f32 paths). The fused kernels' cost grows
+// with every column (a decoded block serves at most four), the decode is paid once: with the
+// activations laid out densely the fused kernels measured faster up to 12 columns on both tiers
+// for q8_0, q4_0 and q4_k, and slower from 8 for q6_k, whose decode bounds it
+// (docs/performance.md, "seventh session").
 constexpr int64_t quant_dot_max_columns(DType w) noexcept { return w == DType::Q6_K ? 7 : 12; }
 
 // Whether mul_mat of these operands takes this path: w quantized, at most
@@ -33,9 +33,9 @@ size_t cpu_quant_dot_work_size(const Tensor& x) noexcept;
 // (cpu_quant_dot_work_size bytes, 64-byte aligned). Rows of W are spread over ctx's pool.
 void cpu_quant_dot(KernelContext& ctx, const Tensor& node, const Tensor& w, const Tensor& x, std::byte* work);
 
-// Past quant_dot_max_columns (and from 9 columns), where the tier has quant_tile for w's type
-// (every quantized type on the avx2 and avx512 tiers): W decoded to int16 once per task's rows and multiplied in integer
-// tiles (kernel_table.h, QuantTileFns); op_mul_mat decides up to how many columns.
+// Past quant_dot_max_columns (and from 9 columns), where the tier has quant_tile (every quantized
+// type on the avx2 and avx512 tiers): W decoded to int16 once per task's rows and multiplied in
+// integer tiles (kernel_table.h, QuantTileFns); op_mul_mat decides up to how many columns.
 bool cpu_quant_tile_applies(const CpuKernels& k, const Tensor& w, const Tensor& x) noexcept;
 // Work buffer bytes: x's quantized rows, their packed columns, and each thread's decoded rows.
 size_t cpu_quant_tile_work_size(const Tensor& w, const Tensor& x, int threads) noexcept;
